@@ -1,0 +1,50 @@
+import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/** Tools that change files or run commands; read-only runs deny them on top of plan mode. */
+const MUTATING_TOOLS = "Write,Edit,MultiEdit,NotebookEdit,Bash";
+
+const PERMISSIONS = {
+  "read-only": ["--permission-mode", "plan", "--disallowedTools", MUTATING_TOOLS],
+  edit: ["--permission-mode", "acceptEdits"],
+  full: ["--permission-mode", "bypassPermissions"],
+} as const;
+
+export default defineAdapter({
+  id: "claude",
+  ...AGENT,
+  homepage: "https://github.com/anthropics/claude-code",
+  install: "npm install -g @anthropic-ai/claude-code",
+  bin: "claude",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  // `claude --help`: "an alias for the latest model (e.g. 'fable', 'opus', or 'sonnet') or a model's full name".
+  models: ["fable", "opus", "sonnet"],
+  efforts: ["low", "medium", "high", "xhigh", "max"],
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
+  // `-p` with no prompt argument reads the prompt from stdin.
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--include-partial-messages",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--effort", ctx.effort] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...PERMISSIONS[ctx.mode],
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify: ({ stderrTail }) => {
+    if (/cannot be used with root\/sudo/i.test(stderrTail))
+      return {
+        code: "INVALID_REQUEST",
+        message: "Claude Code refuses --mode full (bypass permissions) when run as root",
+        hint: "Run od as a normal user, use --mode edit, or set IS_SANDBOX=1 if this is a disposable sandbox.",
+      };
+    return classifyStderr(stderrTail, AGENT);
+  },
+});

@@ -1,0 +1,38 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/** pi has no permission prompts: its tools run directly, so each mode is a tool allow-list. */
+const TOOLS_BY_MODE = {
+  "read-only": "read,grep,find,ls",
+  edit: "read,grep,find,ls,edit,write",
+} as const;
+
+const PI = { name: "Pi", login: "run `pi` and type /login, or set the provider's API key" };
+
+export default defineAdapter({
+  id: "pi",
+  ...PI,
+  homepage: "https://github.com/badlogic/pi-mono",
+  install: "npm install -g @mariozechner/pi-coding-agent",
+  bin: "pi",
+  // `--model provider/id`; pi lists what it can reach with `pi --list-models` (on stderr).
+  models: [],
+  efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({
+    argv: [
+      "--mode",
+      "rpc",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--thinking", ctx.effort] : []),
+      ...(ctx.mode === "full" ? [] : ["--tools", TOOLS_BY_MODE[ctx.mode]]),
+      ...(ctx.resume ? ["--session", ctx.resume] : []),
+    ],
+  }),
+  protocol: { kind: "driver", driver: "pi-rpc" },
+  classify: ({ stderrTail }) => {
+    if (/no session found/i.test(stderrTail))
+      return { code: "INVALID_REQUEST", message: stderrTail.trim().split("\n").pop() ?? "unknown session", hint: "Resume from the same working directory with an id that `pi` knows, or start a new run." };
+    return classifyStderr(stderrTail, PI);
+  },
+});

@@ -1,0 +1,72 @@
+import type { OdEvent } from "../core/events.ts";
+
+interface Sink {
+  write(text: string): unknown;
+}
+
+/**
+ * Renders events for people: the assistant's text on stdout as it streams,
+ * everything else (status, tools, errors, the closing summary) on stderr.
+ */
+export function createTextRenderer(out: Sink, err: Sink, color = false) {
+  const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
+  const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
+  let atLineStart = true;
+  const thinking = new Set<string>();
+  let usage: Extract<OdEvent, { type: "usage" }> | undefined;
+  let sessionId: string | undefined;
+
+  const note = (text: string) => {
+    if (!atLineStart) {
+      out.write("\n");
+      atLineStart = true;
+    }
+    err.write(`${text}\n`);
+  };
+
+  return (e: OdEvent): void => {
+    switch (e.type) {
+      case "run.started":
+        return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd}`));
+      case "text.delta":
+        out.write(e.text);
+        atLineStart = e.text.endsWith("\n");
+        return;
+      case "thinking.delta":
+        if (!thinking.has(e.id)) note(dim("· thinking…"));
+        thinking.add(e.id);
+        return;
+      case "tool.call":
+        return note(dim(`→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
+      case "tool.result":
+        return e.isError ? note(red(`✗ ${clip(e.output, 200)}`)) : undefined;
+      case "status":
+        return note(dim(`· ${e.label}${e.detail ? `: ${clip(e.detail, 200)}` : ""}`));
+      case "permission.decision":
+        return note(dim(`· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.by}${e.reason ? `: ${e.reason}` : ""})`));
+      case "error":
+        return note(`${red(`✗ ${e.message}`)} ${dim(`[${e.code}]`)}${e.hint ? `\n${dim("hint:")} ${e.hint}` : ""}`);
+      case "session":
+        sessionId = e.sessionId;
+        return;
+      case "usage":
+        usage = e;
+        return;
+      case "run.finished": {
+        const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
+        if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
+          parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);
+        if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
+        if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
+        return note(dim(`od: ${parts.join(", ")}`));
+      }
+      default:
+        return;
+    }
+  };
+}
+
+function clip(text: string, max: number): string {
+  const one = text.replace(/\s+/g, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}

@@ -1,0 +1,77 @@
+import { exitCodeFor, OdError } from "../core/errors.ts";
+import type { OdEvent } from "../core/events.ts";
+import { loadRegistry } from "../core/registry.ts";
+import { planRun, runAgent } from "../core/run.ts";
+import { odCommand } from "./command.ts";
+import { log } from "./log.ts";
+import { createTextRenderer } from "./render.ts";
+
+export default odCommand({
+  meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
+  args: {
+    prompt: { type: "positional", required: false, description: 'The prompt; "-" reads it from stdin', valueHint: "prompt" },
+    agent: { type: "string", alias: "a", required: true, description: "Adapter id (see `od agents`)", valueHint: "id" },
+    model: { type: "string", alias: "m", description: "Model id or alias; `default` passes no model flag" },
+    effort: { type: "string", alias: "e", description: "Effort level, where the CLI has a real effort flag" },
+    cwd: { type: "string", description: "Working directory of the agent (default: here)", valueHint: "dir" },
+    mode: { type: "enum", options: ["read-only", "edit", "full"], default: "edit", description: "What the agent may do: read-only, edit (files in cwd), full (bypass approvals)" },
+    resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
+    timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
+    json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
+    "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
+  },
+  async run({ args }) {
+    const prompt = await readPrompt(args._);
+    const timeoutMs = args.timeout === undefined ? undefined : seconds(args.timeout);
+    const registry = await loadRegistry();
+    if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
+    const request = { agent: args.agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs };
+
+    if (args["dry-run"]) {
+      const plan = await planRun(request, { registry });
+      if (args.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
+      else {
+        process.stdout.write(`argv:  ${JSON.stringify(plan.argv)}\ncwd:   ${plan.cwd}\nenv:   ${plan.envKeys.join(", ") || "(inherited only)"}\nstdin: ${plan.stdin === undefined ? "(none)" : JSON.stringify(plan.stdin)}\n`);
+        if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
+      }
+      return;
+    }
+
+    const controller = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      if (++interrupts > 1) process.exit(130); // a second Ctrl-C while the ladder runs: leave now
+      controller.abort();
+    };
+    process.on("SIGINT", onSigint);
+    process.on("SIGTERM", onSigint);
+
+    const render = args.json
+      ? (e: OdEvent) => process.stdout.write(`${JSON.stringify(e)}\n`)
+      : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
+    let lastError: OdError | undefined;
+    let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
+    for await (const event of runAgent(request, { registry, signal: controller.signal })) {
+      if (event.type === "error") lastError = new OdError(event.code, event.message, event.hint);
+      if (event.type === "run.finished") finished = event;
+      render(event);
+    }
+    process.off("SIGINT", onSigint);
+    process.off("SIGTERM", onSigint);
+    if (finished?.status === "cancelled") process.exitCode = 130;
+    else if (finished?.status !== "succeeded") process.exitCode = lastError ? exitCodeFor(lastError.code) : 1;
+  },
+});
+
+async function readPrompt(positionals: string[]): Promise<string> {
+  if (positionals.length === 1 && positionals[0] === "-") return await Bun.stdin.text();
+  const prompt = positionals.join(" ");
+  if (!prompt.trim()) throw new OdError("INVALID_REQUEST", "No prompt given", 'Pass it as an argument (od run --agent pi "fix the tests") or "-" to read stdin.');
+  return prompt;
+}
+
+function seconds(value: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new OdError("INVALID_REQUEST", `--timeout must be a positive number of seconds, not "${value}"`);
+  return Math.round(n * 1000);
+}

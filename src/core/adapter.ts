@@ -1,0 +1,147 @@
+import { z } from "zod";
+import { ErrorCode } from "./errors.ts";
+import type { Mode, OdEvent, OdEventBody } from "./events.ts";
+
+/** What `invoke` receives: everything decided before the process starts. */
+export interface InvokeContext {
+  /** The composed prompt (skills included). */
+  prompt: string;
+  /** Absolute working directory of the run. */
+  cwd: string;
+  mode: Mode;
+  /** A concrete model id; undefined means "pass no model flag". */
+  model?: string;
+  effort?: string;
+  /** The session to resume, when this is a follow-up turn. */
+  resume?: string;
+  /** The resolved executable. */
+  bin: string;
+}
+
+/** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
+export interface Invocation {
+  argv: string[];
+  /** Extra environment for the child, on top of the parent's. */
+  env?: Record<string, string>;
+  /** Bytes written to stdin, which is then closed (prompt delivery `stdin`). */
+  stdin?: string;
+}
+
+export interface ClassifyContext {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+  events: readonly OdEvent[];
+}
+
+export interface Classification {
+  code: ErrorCode;
+  message: string;
+  hint?: string;
+}
+
+/** A line protocol: one JSON record per stdout line, mapped by a pure function. */
+export interface LinesProtocol<S = unknown> {
+  kind: "lines";
+  createState: () => S;
+  /** Pure: a parsed JSON record (and its original line) to zero or more events. Must never throw. */
+  parse: (record: unknown, state: S, line: string) => OdEventBody[];
+  /** Events to flush when stdout closes (e.g. a final usage total). */
+  finish?: (state: S) => OdEventBody[];
+}
+
+/** A session driver (RPC over stdio) implemented in core/protocols, chosen by name. */
+export interface DriverProtocol {
+  kind: "driver";
+  driver: string;
+}
+
+export type Protocol = LinesProtocol<any> | DriverProtocol;
+
+const fn = <T>(what: string) =>
+  z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
+
+const kebab = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, "id must be kebab-case (e.g. my-agent)");
+
+const ProtocolSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("lines"),
+    createState: fn<LinesProtocol<any>["createState"]>("protocol.createState"),
+    parse: fn<LinesProtocol<any>["parse"]>("protocol.parse"),
+    finish: fn<NonNullable<LinesProtocol<any>["finish"]>>("protocol.finish").optional(),
+  }),
+  z.object({ kind: z.literal("driver"), driver: z.string().min(1) }),
+]);
+
+export const AdapterSchema = z
+  .object({
+    id: kebab,
+    name: z.string().min(1),
+    homepage: z.string().url().optional(),
+    /** The command a user runs to install the CLI. */
+    install: z.string().min(1),
+    /** What a user runs to log in, shown on AGENT_AUTH_REQUIRED. */
+    login: z.string().optional(),
+    bin: z.string().min(1),
+    fallbackBins: z.array(z.string().min(1)).default([]),
+    /** Environment variable that overrides the executable; defaults to <ID>_BIN. */
+    envOverride: z.string().optional(),
+    version: z
+      .object({
+        args: z.array(z.string()).default(["--version"]),
+        parse: fn<(output: string) => string | undefined>("version.parse").optional(),
+      })
+      .default({ args: ["--version"] }),
+    /** Documented model ids or aliases; `default` (no model flag) is always allowed. */
+    models: z.array(z.string().min(1)).default([]),
+    /** Effort levels of the CLI's real effort flag; empty when it has none. */
+    efforts: z.array(z.string().min(1)).default([]),
+    capabilities: z.object({
+      streaming: z.boolean(),
+      resume: z.boolean(),
+      images: z.boolean().default(false),
+      readOnly: z.boolean(),
+      relayApprovals: z.boolean().default(false),
+      skills: z.enum(["native", "prompt", "file"]).default("prompt"),
+    }),
+    prompt: z.object({
+      via: z.enum(["stdin", "file", "argv", "protocol"]),
+      maxPromptArgBytes: z.number().int().positive().optional(),
+    }),
+    invoke: fn<(ctx: InvokeContext) => Invocation>("invoke"),
+    protocol: ProtocolSchema,
+    classify: fn<(ctx: ClassifyContext) => Classification | undefined>("classify").optional(),
+  })
+  .refine((a) => a.prompt.via !== "argv" || a.prompt.maxPromptArgBytes !== undefined, {
+    message: "an adapter that passes the prompt in argv must declare prompt.maxPromptArgBytes",
+    path: ["prompt", "maxPromptArgBytes"],
+  })
+  .refine((a) => (a.prompt.via === "protocol") === (a.protocol.kind === "driver"), {
+    message: "prompt.via 'protocol' goes with a driver protocol, and only with one",
+    path: ["prompt", "via"],
+  });
+
+export type AdapterInput = z.input<typeof AdapterSchema> & { protocol: Protocol };
+export type Adapter = z.output<typeof AdapterSchema> & { protocol: Protocol };
+
+/** Identity helper: declare an adapter with full type inference. Validation happens at load. */
+export function defineAdapter<const A extends AdapterInput>(adapter: A): A {
+  return adapter;
+}
+
+/** Identity helper for a line protocol, so `state` is typed from `createState`. */
+export function defineLinesProtocol<S>(p: Omit<LinesProtocol<S>, "kind">): LinesProtocol<S> {
+  return { kind: "lines", ...p };
+}
+
+/** Validates a loaded adapter; throws a readable message on failure. */
+export function validateAdapter(value: unknown): Adapter {
+  const result = AdapterSchema.safeParse(value);
+  if (!result.success) throw new Error(z.prettifyError(result.error));
+  return result.data as Adapter;
+}
+
+/** The environment variable that overrides an adapter's executable. */
+export function binOverrideVar(adapter: Pick<Adapter, "id" | "envOverride">): string {
+  return adapter.envOverride ?? `${adapter.id.toUpperCase().replaceAll("-", "_")}_BIN`;
+}

@@ -1,0 +1,107 @@
+import { z } from "zod";
+import { ErrorCode } from "./errors.ts";
+
+/** Permission modes, from least to most authority. */
+export const Mode = z.enum(["read-only", "edit", "full"]);
+export type Mode = z.infer<typeof Mode>;
+
+const envelope = {
+  runId: z.string(),
+  seq: z.number().int().nonnegative(),
+  ts: z.number().describe("epoch milliseconds"),
+};
+
+const count = z.number().nonnegative().optional();
+
+/** Each event's payload; the envelope (runId, seq, ts) is stamped by the pipeline. */
+const bodies = {
+  "run.started": {
+    agent: z.string(),
+    bin: z.string(),
+    version: z.string().optional(),
+    argv: z.array(z.string()).describe("the argv as spawned, prompt redacted"),
+    cwd: z.string(),
+    model: z.string().optional(),
+    effort: z.string().optional(),
+    mode: Mode,
+  },
+  session: { sessionId: z.string(), model: z.string().optional() },
+  status: { label: z.string(), detail: z.string().optional() },
+  "text.delta": { id: z.string(), text: z.string() },
+  "thinking.delta": { id: z.string(), text: z.string() },
+  "tool.call": { id: z.string(), name: z.string(), input: z.unknown() },
+  "tool.result": { id: z.string(), output: z.string(), isError: z.boolean() },
+  "permission.request": {
+    id: z.string(),
+    tool: z.string(),
+    detail: z.string().optional(),
+    options: z.array(z.string()).optional(),
+  },
+  "permission.decision": {
+    id: z.string(),
+    decision: z.enum(["allow", "deny"]),
+    by: z.enum(["policy", "user", "timeout"]),
+    reason: z.string().optional(),
+  },
+  usage: {
+    inputTokens: count,
+    outputTokens: count,
+    cacheRead: count,
+    cacheWrite: count,
+    reasoningTokens: count,
+    costUsd: count,
+    source: z.enum(["turn", "run"]).describe("turn: figures for one model turn; run: totals for the whole run"),
+  },
+  raw: { stream: z.enum(["stdout", "stderr"]), line: z.string() },
+  error: { code: ErrorCode, message: z.string(), hint: z.string().optional(), retryable: z.boolean() },
+  "run.finished": {
+    status: z.enum(["succeeded", "failed", "cancelled"]),
+    exitCode: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    durationMs: z.number().nonnegative(),
+    sessionId: z.string().optional(),
+    resumable: z.boolean(),
+  },
+} as const;
+
+type Bodies = typeof bodies;
+export type EventType = keyof Bodies;
+
+function variant<T extends EventType>(type: T) {
+  return z.object({ type: z.literal(type), ...envelope, ...bodies[type] });
+}
+
+export const OdEvent = z.discriminatedUnion("type", [
+  variant("run.started"),
+  variant("session"),
+  variant("status"),
+  variant("text.delta"),
+  variant("thinking.delta"),
+  variant("tool.call"),
+  variant("tool.result"),
+  variant("permission.request"),
+  variant("permission.decision"),
+  variant("usage"),
+  variant("raw"),
+  variant("error"),
+  variant("run.finished"),
+]);
+export type OdEvent = z.infer<typeof OdEvent>;
+
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
+
+/** An event as a parser emits it: everything but the envelope. */
+export type OdEventBody = DistributiveOmit<OdEvent, "runId" | "seq" | "ts">;
+export type EventOf<T extends EventType> = Extract<OdEvent, { type: T }>;
+export type BodyOf<T extends EventType> = Extract<OdEventBody, { type: T }>;
+
+/** The event model as JSON Schema, served at GET /api/schema/events. */
+export function eventJsonSchema(): unknown {
+  return z.toJSONSchema(OdEvent, { unrepresentable: "any" });
+}
+
+/** Stamps bodies with the run's envelope; seq is monotonic from 0. */
+export function createStamper(runId: string, now: () => number = Date.now) {
+  let seq = 0;
+  return (body: OdEventBody): OdEvent => ({ ...body, runId, seq: seq++, ts: now() }) as OdEvent;
+}

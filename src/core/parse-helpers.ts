@@ -1,0 +1,44 @@
+/** Small total functions for reading untrusted JSON records in parsers: they never throw. */
+
+export type Rec = Record<string, unknown>;
+
+export function asRecord(v: unknown): Rec | undefined {
+  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Rec) : undefined;
+}
+
+export function str(v: unknown): string | undefined {
+  return typeof v === "string" ? v : undefined;
+}
+
+export function num(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/**
+ * The text of a tool result or message content, whatever its shape: a string,
+ * an array of `{type:"text", text}` parts (other parts summarised), or JSON.
+ */
+export function textOf(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content)) {
+    return content
+      .map((part) => {
+        const p = asRecord(part);
+        if (!p) return typeof part === "string" ? part : "";
+        if (typeof p.text === "string") return p.text;
+        if (typeof p.type === "string") return `[${p.type}]`;
+        return "";
+      })
+      .filter(Boolean)
+      .join("\n");
+  }
+  if (content === undefined || content === null) return "";
+  const p = asRecord(content);
+  if (p && typeof p.text === "string") return p.text;
+  if (p && Array.isArray(p.content)) return textOf(p.content);
+  return JSON.stringify(content);
+}

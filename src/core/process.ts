@@ -1,0 +1,171 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { OdError } from "./errors.ts";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
+
+export interface SpawnSpec {
+  /** Executable first, then its arguments. Never a shell string. */
+  cmd: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** A string is written to stdin, which is then closed; "pipe" keeps it open for a protocol. */
+  stdin?: string | "pipe";
+  maxLineBytes?: number;
+  stderrTailBytes?: number;
+}
+
+export interface Exit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** Waits of the cancel ladder: after SIGINT, after SIGTERM, after SIGKILL. */
+export interface Ladder {
+  intMs: number;
+  termMs: number;
+  killMs: number;
+}
+export const DEFAULT_LADDER: Ladder = { intMs: 1500, termMs: 1500, killMs: 1000 };
+
+/** A running agent: its own process group, framed stdout, a bounded stderr tail. */
+export class AgentProcess {
+  private readonly proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
+  private readonly tail: TailBuffer;
+  private readonly stderrDone: Promise<void>;
+  readonly exited: Promise<Exit>;
+
+  constructor(private readonly spec: SpawnSpec) {
+    const proc = spawn(spec);
+    const tail = new TailBuffer(spec.stderrTailBytes);
+    this.proc = proc;
+    this.tail = tail;
+    this.stderrDone = (async () => {
+      for await (const chunk of proc.stderr) tail.push(chunk);
+    })().catch(() => {});
+    this.exited = proc.exited.then(async () => {
+      // The leader is gone; anything it left in its group (tool subprocesses) goes too,
+      // which also closes the pipes they hold. Output already written stays readable.
+      await killGroup(proc.pid, { intMs: 0, termMs: 300, killMs: 1000 });
+      const signal = proc.signalCode;
+      return { exitCode: proc.exitCode, signal: signal === null || signal === undefined ? null : String(signal) };
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /** stdout as bounded lines. */
+  lines(): AsyncGenerator<Frame> {
+    return frameLines(this.proc.stdout, this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  }
+
+  /** Writes one protocol message (a JSON line) to a kept-open stdin. */
+  send(message: unknown): void {
+    const sink = this.proc.stdin;
+    if (!sink || typeof sink === "number") return;
+    try {
+      sink.write(`${JSON.stringify(message)}\n`);
+      sink.flush();
+    } catch {
+      // The child closed its stdin; its exit will tell the rest.
+    }
+  }
+
+  closeStdin(): void {
+    const sink = this.proc.stdin;
+    if (!sink || typeof sink === "number") return;
+    try {
+      sink.end();
+    } catch {}
+  }
+
+  async stderrTail(): Promise<string> {
+    await Promise.race([this.stderrDone, Bun.sleep(200)]);
+    return this.tail.text();
+  }
+
+  /** SIGINT, SIGTERM, SIGKILL to the whole group, each with a bounded wait. */
+  async cancel(ladder: Ladder = DEFAULT_LADDER): Promise<void> {
+    this.closeStdin();
+    await killGroup(this.pid, ladder);
+  }
+}
+
+function spawn(spec: SpawnSpec) {
+  const stdin = spec.stdin === undefined ? "ignore" : spec.stdin === "pipe" ? "pipe" : new Blob([spec.stdin]);
+  try {
+    return Bun.spawn(spec.cmd, {
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: stdin as "pipe" | "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+      detached: true, // setsid: the child leads its own process group
+    });
+  } catch (err) {
+    throw spawnError(spec, err);
+  }
+}
+
+function spawnError(spec: SpawnSpec, err: unknown): OdError {
+  const e = err as NodeJS.ErrnoException;
+  const bin = spec.cmd[0] ?? "";
+  if (e?.code === "ENOENT")
+    return new OdError("AGENT_NOT_FOUND", `Cannot start ${bin}: no such executable or working directory (${spec.cwd})`, "Check that the agent is installed and that --cwd exists.");
+  if (e?.code === "EACCES")
+    return new OdError("SPAWN_FAILED", `Cannot start ${bin}: permission denied`, `Make it executable: chmod +x ${bin}`);
+  return new OdError("SPAWN_FAILED", `Cannot start ${bin}: ${e?.message ?? String(err)}`);
+}
+
+/** Live (non-zombie) members of a process group, read from /proc. */
+export function groupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return groupMembersBySignal(pgid);
+  }
+  const members: number[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // pid (comm) state ppid pgrp ...; comm may contain spaces and parens.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(name));
+    } catch {}
+  }
+  return members;
+}
+
+function groupMembersBySignal(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0);
+    return [pgid];
+  } catch {
+    return [];
+  }
+}
+
+/** The cancel ladder on a process group; resolves once no live member remains or SIGKILL's wait ends. */
+export async function killGroup(pgid: number, ladder: Ladder = DEFAULT_LADDER): Promise<void> {
+  const steps: Array<[NodeJS.Signals, number]> = [
+    ["SIGINT", ladder.intMs],
+    ["SIGTERM", ladder.termMs],
+    ["SIGKILL", ladder.killMs],
+  ];
+  for (const [signal, waitMs] of steps) {
+    if (groupMembers(pgid).length === 0) return;
+    if (waitMs <= 0 && signal !== "SIGKILL") continue;
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      return; // ESRCH: the group is gone
+    }
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      if (groupMembers(pgid).length === 0) return;
+      await Bun.sleep(25);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import type { LinesProtocol } from "../adapter.ts";
+import type { Mode, OdEventBody } from "../events.ts";
+
+/** What a session driver knows about the run it drives. */
+export interface DriverContext {
+  /** The adapter's name and login hint, for error messages. */
+  agent: { name: string; login?: string };
+  prompt: string;
+  cwd: string;
+  mode: Mode;
+  model?: string;
+  effort?: string;
+  resume?: string;
+}
+
+/** The outcome of one record: events to emit, messages to send back, and whether the turn is over. */
+export interface DriverStep {
+  events: OdEventBody[];
+  send?: unknown[];
+  /** The agent finished its turn: close stdin and let the process exit. */
+  done?: boolean;
+}
+
+/**
+ * A session driver: pure functions over an explicit state, so a whole RPC
+ * exchange can be tested from a table of records without a process. The
+ * pipeline owns the I/O: it writes `send` as JSON lines and feeds back records.
+ */
+export interface Driver<S = any> {
+  name: string;
+  /** Initial state and the messages that open the session (e.g. the prompt). */
+  start: (ctx: DriverContext) => { state: S; send: unknown[] };
+  /** Must never throw. */
+  receive: (record: unknown, state: S, line: string) => DriverStep;
+  /** The protocol's own abort, sent before any signal on cancel; empty when it has none. */
+  abort: (state: S) => unknown[];
+  /** Events to flush when stdout closes. */
+  finish?: (state: S) => OdEventBody[];
+  /** Keep stdin open for the session (RPC) or close it at once (one-shot line streams). */
+  keepStdinOpen: boolean;
+}
+
+export function defineDriver<S>(driver: Driver<S>): Driver<S> {
+  return driver;
+}
+
+/** A line protocol seen as a driver: nothing to send, never done early, no protocol abort. */
+export function linesDriver<S>(protocol: LinesProtocol<S>): Driver<S> {
+  return {
+    name: "lines",
+    keepStdinOpen: false,
+    start: () => ({ state: protocol.createState(), send: [] }),
+    receive: (record, state, line) => ({ events: protocol.parse(record, state, line) }),
+    abort: () => [],
+    finish: protocol.finish,
+  };
+}

@@ -1,0 +1,15 @@
+import type { Adapter } from "../adapter.ts";
+import { OdError } from "../errors.ts";
+import { type Driver, linesDriver } from "./driver.ts";
+import { piRpc } from "./pi-rpc.ts";
+
+/** Session drivers by name; an adapter with a driver protocol names one of these. */
+export const drivers: Record<string, Driver> = { [piRpc.name]: piRpc };
+
+export function driverFor(adapter: Adapter): Driver {
+  if (adapter.protocol.kind === "lines") return linesDriver(adapter.protocol);
+  const driver = drivers[adapter.protocol.driver];
+  if (!driver)
+    throw new OdError("INTERNAL", `Adapter ${adapter.id} asks for an unknown protocol driver "${adapter.protocol.driver}"`, `Known drivers: ${Object.keys(drivers).join(", ")}.`);
+  return driver;
+}

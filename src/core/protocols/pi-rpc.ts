@@ -1,0 +1,142 @@
+import { errorFromText } from "../classify-text.ts";
+import type { Mode, OdEventBody } from "../events.ts";
+import { asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
+import { defineDriver } from "./driver.ts";
+
+/** pi's RPC mode (`pi --mode rpc`): JSON commands on stdin, events and responses on stdout. */
+
+const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
+const STATE_ID = "od-state";
+const PROMPT_ID = "od-prompt";
+
+export interface PiState {
+  agent: { name: string; login?: string };
+  mode: Mode;
+  /** Index of the current assistant message, for text/thinking part ids. */
+  message: number;
+}
+
+export const piRpc = defineDriver<PiState>({
+  name: "pi-rpc",
+  keepStdinOpen: true,
+  start: (ctx) => ({
+    state: { agent: ctx.agent, mode: ctx.mode, message: 0 },
+    send: [
+      { id: STATE_ID, type: "get_state" },
+      { id: PROMPT_ID, type: "prompt", message: ctx.prompt },
+    ],
+  }),
+  abort: () => [{ type: "abort" }],
+  receive(record, state, line) {
+    const r = asRecord(record);
+    switch (r?.type) {
+      case "response":
+        return response(r, state);
+      case "agent_start":
+        return { events: [{ type: "status", label: "working" }] };
+      case "message_start":
+        if (asRecord(r.message)?.role === "assistant") state.message++;
+        return { events: [] };
+      case "message_update":
+        return { events: delta(r, state) };
+      case "tool_execution_start":
+        return { events: [{ type: "tool.call", id: str(r.toolCallId) ?? "", name: str(r.toolName) ?? "tool", input: r.args ?? {} }] };
+      case "tool_execution_end":
+        return {
+          events: [{ type: "tool.result", id: str(r.toolCallId) ?? "", output: textOf(asRecord(r.result)?.content ?? r.result), isError: r.isError === true }],
+        };
+      case "turn_end":
+        return { events: turnEnd(asRecord(r.message), state) };
+      case "auto_retry_start":
+        return { events: [{ type: "status", label: "retrying", detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.maxAttempts) ?? "?"}: ${str(r.errorMessage) ?? ""}`.trim() }] };
+      case "auto_retry_end":
+        return { events: r.success === false ? [errorFromText(str(r.finalError) ?? "pi gave up after retrying", state.agent)] : [] };
+      case "compaction_start":
+        return { events: [{ type: "status", label: "compacting", detail: str(r.reason) }] };
+      case "extension_error":
+        // pi keeps going after an extension throws: report it, do not fail the run.
+        return { events: [{ type: "status", label: "extension error", detail: `${str(r.extensionPath) ?? "extension"}: ${str(r.error) ?? ""}` }] };
+      case "extension_ui_request":
+        return dialog(r, state.mode);
+      case "agent_end":
+        return { events: [], done: true };
+      case "turn_start":
+      case "message_end":
+      case "tool_execution_update":
+      case "queue_update":
+      case "compaction_end":
+        return { events: [] };
+      default:
+        return { events: [{ type: "raw", stream: "stdout", line }] };
+    }
+  },
+});
+
+function response(r: Rec, state: PiState) {
+  if (r.id === STATE_ID && r.success === true) {
+    const data = asRecord(r.data);
+    const sessionId = str(data?.sessionId);
+    const model = str(asRecord(data?.model)?.id);
+    return { events: sessionId ? [{ type: "session" as const, sessionId, model }] : [] };
+  }
+  if (r.id === PROMPT_ID && r.success === false) {
+    // The prompt was refused before the agent started: nothing more will come.
+    return { events: [errorFromText(str(r.error) ?? "pi refused the prompt", state.agent)], done: true };
+  }
+  if (r.success === false) return { events: [{ type: "status" as const, label: `${str(r.command) ?? "command"} failed`, detail: str(r.error) }] };
+  return { events: [] };
+}
+
+function delta(r: Rec, state: PiState): OdEventBody[] {
+  const e = asRecord(r.assistantMessageEvent);
+  const id = `m${state.message}:${num(e?.contentIndex) ?? 0}`;
+  const text = str(e?.delta);
+  if (!text) return [];
+  if (e?.type === "text_delta") return [{ type: "text.delta", id, text }];
+  if (e?.type === "thinking_delta") return [{ type: "thinking.delta", id, text }];
+  return [];
+}
+
+function turnEnd(message: Rec | undefined, state: PiState): OdEventBody[] {
+  const usage = asRecord(message?.usage);
+  const events: OdEventBody[] = [];
+  if (usage) {
+    events.push({
+      type: "usage",
+      inputTokens: num(usage.input),
+      outputTokens: num(usage.output),
+      cacheRead: num(usage.cacheRead),
+      cacheWrite: num(usage.cacheWrite),
+      costUsd: num(asRecord(usage.cost)?.total),
+      source: "turn",
+    });
+  }
+  if (message?.stopReason === "error") events.push(errorFromText(str(message.errorMessage) ?? "the model call failed", state.agent));
+  return events;
+}
+
+/** Extension dialogs are answered by the run's policy: only `full` says yes; the rest are declined. */
+function dialog(r: Rec, mode: Mode) {
+  const method = str(r.method) ?? "";
+  const id = str(r.id) ?? "";
+  if (!DIALOGS.has(method)) return { events: [] }; // notify, setStatus, ...: fire-and-forget
+  const options = Array.isArray(r.options) ? r.options.filter((o): o is string => typeof o === "string") : undefined;
+  const detail = [str(r.title), str(r.message)].filter(Boolean).join(": ") || undefined;
+  const allow = mode === "full" && (method === "confirm" || (method === "select" && options?.length));
+  const reply = !allow
+    ? { type: "extension_ui_response", id, ...(method === "confirm" ? { confirmed: false } : { cancelled: true }) }
+    : method === "confirm"
+      ? { type: "extension_ui_response", id, confirmed: true }
+      : { type: "extension_ui_response", id, value: options![0] };
+  const events: OdEventBody[] = [
+    { type: "permission.request", id, tool: `pi extension ${method}`, detail, options },
+    {
+      type: "permission.decision",
+      id,
+      decision: allow ? "allow" : "deny",
+      by: "policy",
+      reason: allow ? "full mode" : `${mode} mode declines extension dialogs`,
+    },
+  ];
+  return { events, send: [reply] };
+}

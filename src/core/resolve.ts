@@ -1,0 +1,51 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { type Adapter, binOverrideVar } from "./adapter.ts";
+import { OdError } from "./errors.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface Resolved {
+  path: string;
+  via: "override" | "path";
+}
+
+/**
+ * The adapter's executable: the `<ID>_BIN` override (absolute, existing,
+ * executable), else `bin` and its fallback names on PATH. Throws AGENT_NOT_FOUND
+ * with the install hint when there is none.
+ */
+export function resolveExecutable(adapter: Adapter, env: Env = process.env): Resolved {
+  const overrideVar = binOverrideVar(adapter);
+  const override = env[overrideVar];
+  if (override) {
+    const problem = checkExecutable(override);
+    if (problem)
+      throw new OdError(
+        "AGENT_NOT_FOUND",
+        `${overrideVar}=${override}: ${problem}`,
+        `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
+      );
+    return { path: override, via: "override" };
+  }
+  for (const name of [adapter.bin, ...adapter.fallbackBins]) {
+    const found = Bun.which(name, { PATH: env.PATH ?? "" });
+    if (found) return { path: found, via: "path" };
+  }
+  throw new OdError(
+    "AGENT_NOT_FOUND",
+    `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
+    `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
+  );
+}
+
+function checkExecutable(path: string): string | undefined {
+  if (!isAbsolute(path)) return "not an absolute path";
+  try {
+    if (!statSync(path).isFile()) return "not a file";
+    accessSync(path, constants.X_OK);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not executable";
+  }
+  return undefined;
+}

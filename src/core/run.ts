@@ -1,0 +1,261 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { Adapter } from "./adapter.ts";
+import { OdError } from "./errors.ts";
+import { createStamper, Mode, OdEvent, type OdEventBody } from "./events.ts";
+import { Outcome } from "./outcome.ts";
+import { AgentProcess, type Exit, type Ladder } from "./process.ts";
+import { driverFor } from "./protocols/index.ts";
+import { loadRegistry, type Registry } from "./registry.ts";
+import { resolveExecutable } from "./resolve.ts";
+
+export const RunRequest = z.object({
+  agent: z.string().min(1),
+  prompt: z.string().refine((p) => p.trim().length > 0, "the prompt is empty"),
+  cwd: z.string().min(1).optional(),
+  mode: Mode.default("edit"),
+  model: z.string().min(1).optional(),
+  effort: z.string().min(1).optional(),
+  resume: z.string().min(1).optional(),
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type RunRequest = z.input<typeof RunRequest>;
+
+export interface RunOptions {
+  signal?: AbortSignal;
+  registry?: Registry;
+  env?: Record<string, string | undefined>;
+  runId?: string;
+  ladder?: Ladder;
+  /** After a protocol abort, how long the agent gets before signals. */
+  abortGraceMs?: number;
+  /** After a driver reports the turn done, how long the agent gets to exit on its own. */
+  doneGraceMs?: number;
+}
+
+/**
+ * The pipeline: validate, resolve, invoke, spawn, parse, and end with exactly
+ * one `run.finished`, whatever happens. Breaking out of the iteration cancels
+ * the run and leaves no process behind.
+ */
+export async function* runAgent(input: RunRequest, opts: RunOptions = {}): AsyncGenerator<OdEvent> {
+  const stamp = createStamper(opts.runId ?? crypto.randomUUID());
+  const started = performance.now();
+  const outcome = new Outcome();
+  let exit: Exit = { exitCode: null, signal: null };
+  let stopped: "cancelled" | "timeout" | undefined;
+  const emit = (body: OdEventBody): OdEvent => {
+    const event = stamp(body);
+    outcome.observe(event);
+    return event;
+  };
+
+  let proc: AgentProcess | undefined;
+  const timers: Array<ReturnType<typeof setTimeout>> = [];
+  const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
+  try {
+    const { adapter, request } = await prepare(input, opts);
+    const bin = resolveExecutable(adapter, opts.env ?? process.env).path;
+    if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
+    const driver = driverFor(adapter);
+    const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
+    const invocation = adapter.invoke({ ...request, bin });
+    const env = { ...(opts.env ?? process.env), ...invocation.env };
+    proc = new AgentProcess({
+      cmd: [bin, ...invocation.argv],
+      cwd: request.cwd,
+      env,
+      stdin: driver.keepStdinOpen ? "pipe" : invocation.stdin,
+    });
+    yield emit({
+      type: "run.started",
+      agent: adapter.id,
+      bin,
+      argv: [bin, ...invocation.argv].map((a) => (a === request.prompt ? "<prompt>" : a)),
+      cwd: request.cwd,
+      model: request.model,
+      effort: request.effort,
+      mode: request.mode,
+    });
+
+    const { state, send } = driver.start(ctx);
+    for (const m of send) proc.send(m);
+
+    const running = proc;
+    const stop = (why: "cancelled" | "timeout") => {
+      if (stopped) return;
+      stopped = why;
+      const abort = safe(() => driver.abort(state), []);
+      for (const m of abort) running.send(m);
+      later(() => running.cancel(opts.ladder), abort.length ? (opts.abortGraceMs ?? 1000) : 0);
+    };
+    const onAbort = () => stop("cancelled");
+    opts.signal?.addEventListener("abort", onAbort, { once: true });
+    if (request.timeoutMs) later(() => stop("timeout"), request.timeoutMs);
+
+    try {
+      for await (const frame of proc.lines()) {
+        if (frame.kind === "too-large") {
+          yield emit(tooLarge(frame.bytes));
+          continue;
+        }
+        if (!frame.text.trim()) continue;
+        let record: unknown;
+        try {
+          record = JSON.parse(frame.text);
+        } catch {
+          yield emit({ type: "raw", stream: "stdout", line: frame.text });
+          continue;
+        }
+        const step = safe(() => driver.receive(record, state, frame.text), {
+          events: [{ type: "raw", stream: "stdout", line: frame.text }],
+        });
+        for (const body of step.events) yield emit(checked(body, frame.text));
+        for (const m of step.send ?? []) proc.send(m);
+        if (step.done) {
+          proc.closeStdin();
+          later(() => running.cancel(opts.ladder), opts.doneGraceMs ?? 3000);
+        }
+      }
+      for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(checked(body, ""));
+      exit = await proc.exited;
+    } finally {
+      opts.signal?.removeEventListener("abort", onAbort);
+    }
+
+    for (const body of outcome.closeOpenTools()) yield emit(body);
+    if (stopped === "timeout") {
+      yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} did not finish within ${request.timeoutMs} ms`, "Raise --timeout, or simplify the task.")));
+    } else if (!stopped) {
+      const closing = await outcome.closingError(adapter, exit, () => running.stderrTail());
+      if (closing) yield emit(closing);
+    }
+  } catch (err) {
+    for (const body of outcome.closeOpenTools()) yield emit(body);
+    const error = OdError.from(err);
+    if (error.code === "CANCELLED") stopped = "cancelled";
+    else yield emit(errorBody(error));
+  } finally {
+    for (const t of timers) clearTimeout(t);
+    // Reached on a normal end, and also when the consumer stops iterating early.
+    if (proc && (await isRunning(proc))) await proc.cancel(opts.ladder);
+  }
+
+  const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
+  yield stamp({
+    type: "run.finished",
+    status,
+    exitCode: exit.exitCode,
+    signal: exit.signal,
+    durationMs: Math.round(performance.now() - started),
+    sessionId: outcome.sessionId,
+    resumable: outcome.sessionId !== undefined,
+  });
+}
+
+/** Everything that can fail before a process exists, in the order a user would fix it. */
+async function prepare(input: RunRequest, opts: RunOptions) {
+  const parsed = RunRequest.safeParse(input);
+  if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
+  const request = { ...parsed.data, cwd: resolve(parsed.data.cwd ?? process.cwd()) };
+  if (request.model === "default") request.model = undefined;
+  const registry = opts.registry ?? (await loadRegistry());
+  const entry = registry.get(request.agent);
+  if (!entry) {
+    const known = registry.list().map((e) => e.adapter.id).join(", ");
+    throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, `Known agents: ${known}. See \`od plugins\`.`);
+  }
+  const adapter: Adapter = entry.adapter;
+  checkEffort(adapter, request.effort);
+  if (!isDirectory(request.cwd))
+    throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
+  if (request.resume && !adapter.capabilities.resume)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
+  return { adapter, request };
+}
+
+/** What `runAgent` would spawn, without spawning: for `--dry-run`. */
+export interface RunPlan {
+  agent: string;
+  bin: string;
+  /** False when the executable is not installed: `bin` is then the bare name. */
+  resolved: boolean;
+  argv: string[];
+  cwd: string;
+  mode: string;
+  /** Names only: values may be secrets. */
+  envKeys: string[];
+  /** Exactly what goes to stdin: the prompt, or the protocol's opening messages as JSON lines. */
+  stdin?: string;
+}
+
+export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise<RunPlan> {
+  const { adapter, request } = await prepare(input, opts);
+  let bin = adapter.bin;
+  let resolved = true;
+  try {
+    bin = resolveExecutable(adapter, opts.env ?? process.env).path;
+  } catch {
+    resolved = false;
+  }
+  const invocation = adapter.invoke({ ...request, bin });
+  const driver = driverFor(adapter);
+  const opening = driver.start({ ...request, agent: { name: adapter.name, login: adapter.login } }).send;
+  return {
+    agent: adapter.id,
+    bin,
+    resolved,
+    argv: [bin, ...invocation.argv],
+    cwd: request.cwd,
+    mode: request.mode,
+    envKeys: Object.keys(invocation.env ?? {}),
+    stdin: driver.keepStdinOpen ? opening.map((m) => JSON.stringify(m)).join("\n") : invocation.stdin,
+  };
+}
+
+function checkEffort(adapter: Adapter, effort: string | undefined): void {
+  if (effort === undefined || adapter.efforts.includes(effort)) return;
+  throw new OdError(
+    "MODEL_NOT_AVAILABLE",
+    adapter.efforts.length ? `${adapter.name} has no effort "${effort}"` : `${adapter.name} has no effort setting`,
+    adapter.efforts.length ? `Valid efforts: ${adapter.efforts.join(", ")}.` : "Run without --effort.",
+  );
+}
+
+/** Events from plugins are untrusted: an invalid one is kept as a raw line, never dropped. */
+function checked(body: OdEventBody, line: string): OdEventBody {
+  const probe = OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 });
+  return probe.success ? body : { type: "raw", stream: "stdout", line: line || JSON.stringify(body) };
+}
+
+function tooLarge(bytes: number): OdEventBody {
+  return errorBody(
+    new OdError("OUTPUT_LINE_TOO_LARGE", `Dropped one output line of ${bytes} bytes (over the line limit)`, "The agent printed an oversized record; the rest of the run continues."),
+  );
+}
+
+function errorBody(err: OdError): OdEventBody {
+  return { type: "error", ...err.toJSON() };
+}
+
+function safe<T>(f: () => T, fallback: T): T {
+  try {
+    return f();
+  } catch {
+    return fallback;
+  }
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+async function isRunning(proc: AgentProcess): Promise<boolean> {
+  const done = await Promise.race([proc.exited.then(() => true), Bun.sleep(0).then(() => false)]);
+  return !done;
+}

@@ -1,0 +1,26 @@
+/**
+ * The public plugin API: what an adapter (built-in or community) may use.
+ * Community plugins get it as `import { defineAdapter, z } from "od"` or as
+ * the argument of a factory `export default (od) => od.defineAdapter({...})`.
+ */
+import { z } from "zod";
+import { defineAdapter, defineLinesProtocol } from "./core/adapter.ts";
+import { classifyStderr, classifyText, errorFromText } from "./core/classify-text.ts";
+import { OdError } from "./core/errors.ts";
+import { arr, asRecord, num, str, textOf } from "./core/parse-helpers.ts";
+import { VERSION } from "./version.ts";
+
+export { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, VERSION, arr, asRecord, num, str, textOf, z };
+export type {
+  Adapter,
+  AdapterInput,
+  Classification,
+  ClassifyContext,
+  InvokeContext,
+  Invocation,
+  LinesProtocol,
+} from "./core/adapter.ts";
+export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
+
+export const pluginApi = { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, arr, asRecord, num, str, textOf, version: VERSION, z };
+export type PluginApi = typeof pluginApi;

@@ -1,0 +1,80 @@
+#!/usr/bin/env bun
+/**
+ * A fake agent CLI for end-to-end tests. Whatever name it is installed under
+ * (claude, pi, ...), it follows the script in $FAKE_SCRIPT: a JSON array of steps.
+ *
+ *   {"stdout": <json>}         print one JSON line       {"raw": "text"}        print text as is
+ *   {"replay": "<file>"}       print a fixture's lines    {"stderr": "text"}     write to stderr
+ *   {"read": "line"|"all"}     read one stdin line / all of stdin (recorded)
+ *   {"sleep": ms}              wait                       {"hang": true}         wait forever
+ *   {"spawn": ["cmd", ...]}    start a grandchild in our process group (its pid goes to $FAKE_RECORD.pids)
+ *   {"bigLine": bytes}         print one line of that many bytes, in chunks, with no newline until the end
+ *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
+ *   {"kill": "SIGKILL"}        kill ourselves with a signal
+ *
+ * With $FAKE_RECORD set, argv, cwd and what was read from stdin are written there as JSON.
+ */
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+
+type Step = Record<string, unknown>;
+const steps: Step[] = process.env.FAKE_SCRIPT ? JSON.parse(readFileSync(process.env.FAKE_SCRIPT, "utf8")) : [];
+const record = { argv: process.argv.slice(2), cwd: process.cwd(), stdin: [] as string[] };
+const save = () => process.env.FAKE_RECORD && writeFileSync(process.env.FAKE_RECORD, JSON.stringify(record));
+const out = (text: string) => process.stdout.write(text);
+
+const reader = Bun.stdin.stream().getReader();
+const decoder = new TextDecoder();
+let buffered = "";
+async function readLine(): Promise<string | undefined> {
+  while (!buffered.includes("\n")) {
+    const { value, done } = await reader.read();
+    if (done) return buffered ? takeAll() : undefined;
+    buffered += decoder.decode(value, { stream: true });
+  }
+  const i = buffered.indexOf("\n");
+  const line = buffered.slice(0, i);
+  buffered = buffered.slice(i + 1);
+  return line;
+}
+function takeAll(): string {
+  const all = buffered;
+  buffered = "";
+  return all;
+}
+
+save();
+for (const step of steps) {
+  if ("stdout" in step) await write(`${JSON.stringify(step.stdout)}\n`);
+  else if ("raw" in step) await write(String(step.raw));
+  else if ("replay" in step) await write(readFileSync(String(step.replay), "utf8"));
+  else if ("stderr" in step) process.stderr.write(String(step.stderr));
+  else if ("read" in step) {
+    if (step.read === "all") {
+      let all = "";
+      for (let line = await readLine(); line !== undefined; line = await readLine()) all += `${line}\n`;
+      record.stdin.push(all.endsWith("\n") ? all.slice(0, -1) : all);
+    } else {
+      const line = await readLine();
+      if (line !== undefined) record.stdin.push(line);
+    }
+    save();
+  } else if ("sleep" in step) await Bun.sleep(Number(step.sleep));
+  else if ("hang" in step) await new Promise(() => setInterval(() => {}, 1 << 30));
+  else if ("spawn" in step) {
+    const child = Bun.spawn(step.spawn as string[], { stdio: ["ignore", "ignore", "ignore"] });
+    child.unref();
+    if (process.env.FAKE_RECORD) appendFileSync(`${process.env.FAKE_RECORD}.pids`, `${child.pid}\n`);
+  } else if ("bigLine" in step) {
+    const chunk = "x".repeat(1 << 20);
+    for (let left = Number(step.bigLine); left > 0; left -= chunk.length) await write(left >= chunk.length ? chunk : chunk.slice(0, left));
+    await write("\n");
+  } else if ("ignore" in step) process.on(String(step.ignore) as NodeJS.Signals, () => {});
+  else if ("exit" in step) process.exit(Number(step.exit));
+  else if ("kill" in step) process.kill(process.pid, String(step.kill) as NodeJS.Signals);
+}
+process.exit(0);
+
+/** Writes and waits for the pipe to drain, so large outputs keep their order and back-pressure. */
+function write(text: string): Promise<void> {
+  return new Promise((resolve) => (out(text) ? resolve() : process.stdout.once("drain", () => resolve())));
+}

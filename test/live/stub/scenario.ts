@@ -1,0 +1,98 @@
+// Scenario logic shared by every API: decide what to answer for one request.
+import { isAbsolute, join } from "node:path";
+import type { Reply, Scenario, ToolSpec, Turn } from "./types.ts";
+
+export const DEFAULT_TEXT = "STUB_CHAT_OK";
+export const DEFAULT_FINAL_TEXT = "STUB_FILE_WRITTEN";
+export const DEFAULT_THINKING = "Let me think about this step by step.";
+export const DEFAULT_AUTH_MESSAGE = "Invalid API key (model stub)";
+
+/** Write-like tools, most specific first: claude Write, pi/opencode write, gemini write_file, copilot create. */
+const WRITE_TOOLS = ["Write", "write", "write_file", "create", "WriteFile", "create_file"];
+const PATH_KEYS = ["file_path", "filePath", "path", "absolute_path", "file", "filename"];
+const CONTENT_KEYS = ["content", "file_text", "contents", "text", "data"];
+
+/** Split text into a few chunks (about 3) so streams carry several deltas. */
+export function chunkText(text: string, parts = 3): string[] {
+  if (text.length <= 1) return [text];
+  const size = Math.max(1, Math.ceil(text.length / parts));
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += size) out.push(text.slice(i, i + size));
+  return out;
+}
+
+/** Split text token by token (words with their following spaces). */
+export function tokenize(text: string): string[] {
+  return text.match(/\S+\s*|\s+/g) ?? [text];
+}
+
+export function findWriteTool(tools: ToolSpec[]): ToolSpec | undefined {
+  for (const name of WRITE_TOOLS) {
+    const hit = tools.find((t) => t.name === name);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Find the agent's working directory in the prompt text (claude, pi, opencode, gemini styles). */
+export function findCwd(bodyText: string): string | undefined {
+  const patterns = [
+    /Primary working directory: ([^\n"\\<]+)/,
+    /Current working directory: ([^\n"\\<]+)/,
+    /[Ww]orking directory: ([^\n"\\<]+)/,
+    /<cwd>([^<]+)<\/cwd>/,
+  ];
+  for (const re of patterns) {
+    const m = re.exec(bodyText);
+    if (m?.[1]) return m[1].trim();
+  }
+  return undefined;
+}
+
+let callCounter = 0;
+export function newId(prefix: string): string {
+  callCounter += 1;
+  return `${prefix}${Date.now().toString(36)}${callCounter.toString().padStart(4, "0")}`;
+}
+
+function text(t: string, thinking: string[] = [], delayMs = 0): Reply {
+  return { kind: "text", chunks: chunkText(t), thinking, delayMs };
+}
+
+function writeCall(s: Extract<Scenario, { kind: "tool-write" }>, tool: ToolSpec, bodyText: string): Reply {
+  const pathKey = PATH_KEYS.find((k) => tool.params.includes(k)) ?? "path";
+  const contentKey = CONTENT_KEYS.find((k) => tool.params.includes(k)) ?? "content";
+  let file = s.file;
+  if (!isAbsolute(file)) {
+    const cwd = findCwd(bodyText);
+    if (cwd) file = join(cwd, file);
+  }
+  return { kind: "tool", id: newId("call_"), name: tool.name, args: { [pathKey]: file, [contentKey]: s.content } };
+}
+
+/** Decide the reply for one parsed request under the current scenario. */
+export function decide(s: Scenario, turn: Turn, bodyText: string): Reply {
+  switch (s.kind) {
+    case "chat":
+      return text(s.text ?? DEFAULT_TEXT);
+    case "slow":
+      return { kind: "text", chunks: tokenize(s.text ?? "one two three four five"), thinking: [], delayMs: s.delayMs ?? 100 };
+    case "thinking":
+      return text(s.text ?? DEFAULT_TEXT, chunkText(s.thinking ?? DEFAULT_THINKING));
+    case "stall":
+      return { kind: "stall" };
+    case "auth-error":
+      return { kind: "auth-error", message: s.message ?? DEFAULT_AUTH_MESSAGE };
+    case "tool-write": {
+      if (turn.hasToolResult) return text(s.finalText ?? DEFAULT_FINAL_TEXT);
+      const tool = findWriteTool(turn.tools);
+      if (!tool) return text(`No write tool is available, so I cannot create ${s.file}.`);
+      return writeCall(s, tool, bodyText);
+    }
+  }
+}
+
+/** One-word summary of a reply for the request log. */
+export function describe(r: Reply): string {
+  return r.kind === "tool" ? `tool:${r.name}` : r.kind === "text" && r.thinking.length ? "thinking+text" : r.kind;
+}
