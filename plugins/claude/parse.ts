@@ -53,6 +53,17 @@ function system(r: Record<string, unknown>, line: string): OdEventBody[] {
       return str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)!, model: str(r.model) }] : [];
     case "status":
       return str(r.status) ? [{ type: "status", label: str(r.status)! }] : [];
+    case "permission_denied": {
+      // Claude's own permission mode refused a tool: the request and its denial, as od events.
+      const id = str(r.tool_use_id) ?? `perm-${str(r.uuid) ?? ""}`;
+      const reason = str(r.message);
+      return [
+        { type: "permission.request", id, tool: str(r.tool_name) ?? "tool", detail: reason },
+        { type: "permission.decision", id, decision: "deny", by: "policy", reason },
+      ];
+    }
+    case "thinking_tokens":
+      return []; // a running estimate while thinking streams; the deltas carry the content
     case "api_retry": {
       const status = num(r.error_status);
       // A rejected key never heals by retrying; claude would back off for minutes.

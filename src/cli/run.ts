@@ -49,17 +49,17 @@ export default odCommand({
     const render = args.json
       ? (e: OdEvent) => process.stdout.write(`${JSON.stringify(e)}\n`)
       : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
-    let lastError: OdError | undefined;
+    let firstError: OdError | undefined;
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
     for await (const event of runAgent(request, { registry, signal: controller.signal })) {
-      if (event.type === "error") lastError = new OdError(event.code, event.message, event.hint);
+      if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
       if (event.type === "run.finished") finished = event;
       render(event);
     }
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);
     if (finished?.status === "cancelled") process.exitCode = 130;
-    else if (finished?.status !== "succeeded") process.exitCode = lastError ? exitCodeFor(lastError.code) : 1;
+    else if (finished?.status !== "succeeded") process.exitCode = firstError ? exitCodeFor(firstError.code) : 1;
   },
 });
 

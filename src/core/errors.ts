@@ -62,6 +62,13 @@ export class OdError extends Error {
   }
 }
 
+/** Codes after which nothing good can come from the agent: the pipeline stops the run at once. */
+const FINAL: ReadonlySet<ErrorCode> = new Set(["AGENT_AUTH_REQUIRED"]);
+
+export function isFinal(code: ErrorCode): boolean {
+  return FINAL.has(code);
+}
+
 export function isRetryable(code: ErrorCode): boolean {
   return RETRYABLE.has(code);
 }

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { plugin } from "bun";
 import { builtinAdapters } from "../../plugins/index.gen.ts";
 import { pluginApi } from "../plugin.ts";
-import { type Adapter, validateAdapter } from "./adapter.ts";
+import { type Adapter, type AdapterInput, validateAdapter } from "./adapter.ts";
 import { pluginDirs } from "./paths.ts";
 
 export interface RegistryEntry {
@@ -66,7 +66,7 @@ export async function loadRegistry(dirs: string[] = pluginDirs()): Promise<Regis
 }
 
 /** A registry over given entries (tests, embedders); adapters are validated. */
-export function createRegistry(entries: Array<RegistryEntry | Adapter>, errors: PluginLoadError[] = []): Registry {
+export function createRegistry(entries: Array<RegistryEntry | AdapterInput>, errors: PluginLoadError[] = []): Registry {
   const byId = new Map<string, RegistryEntry>();
   for (const e of entries) {
     const entry = "adapter" in e ? e : { adapter: validateAdapter(e), source: "builtin" };

@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { Adapter } from "./adapter.ts";
-import { OdError } from "./errors.ts";
+import { isFinal, OdError } from "./errors.ts";
 import { createStamper, Mode, OdEvent, type OdEventBody } from "./events.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
@@ -44,7 +44,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const started = performance.now();
   const outcome = new Outcome();
   let exit: Exit = { exitCode: null, signal: null };
-  let stopped: "cancelled" | "timeout" | undefined;
+  let stopped: "cancelled" | "timeout" | "final" | undefined;
   const emit = (body: OdEventBody): OdEvent => {
     const event = stamp(body);
     outcome.observe(event);
@@ -83,7 +83,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     for (const m of send) proc.send(m);
 
     const running = proc;
-    const stop = (why: "cancelled" | "timeout") => {
+    const stop = (why: NonNullable<typeof stopped>) => {
       if (stopped) return;
       stopped = why;
       const abort = safe(() => driver.abort(state), []);
@@ -111,9 +111,14 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         const step = safe(() => driver.receive(record, state, frame.text), {
           events: [{ type: "raw", stream: "stdout", line: frame.text }],
         });
-        for (const body of step.events) yield emit(checked(body, frame.text));
+        for (const body of step.events) {
+          const event = emit(afterStop(checked(body, frame.text), stopped));
+          yield event;
+          // A rejected login never heals: stop now rather than sit through the CLI's own retries.
+          if (event.type === "error" && isFinal(event.code)) stop("final");
+        }
         for (const m of step.send ?? []) proc.send(m);
-        if (step.done) {
+        if (step.done && !stopped) {
           proc.closeStdin();
           later(() => running.cancel(opts.ladder), opts.doneGraceMs ?? 3000);
         }
@@ -227,6 +232,12 @@ function checkEffort(adapter: Adapter, effort: string | undefined): void {
 function checked(body: OdEventBody, line: string): OdEventBody {
   const probe = OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 });
   return probe.success ? body : { type: "raw", stream: "stdout", line: line || JSON.stringify(body) };
+}
+
+/** Once od has stopped a run its outcome is decided: the agent's dying words are kept as status, not as new errors. */
+function afterStop(body: OdEventBody, stopped: string | undefined): OdEventBody {
+  if (!stopped || body.type !== "error") return body;
+  return { type: "status", label: "agent error after stop", detail: `${body.code}: ${body.message}` };
 }
 
 function tooLarge(bytes: number): OdEventBody {
