@@ -3,7 +3,8 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Adapter } from "./adapter.ts";
 import { isFinal, OdError } from "./errors.ts";
-import { createStamper, Mode, OdEvent, type OdEventBody } from "./events.ts";
+import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts";
+import { interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { driverFor } from "./protocols/index.ts";
@@ -100,30 +101,20 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
           yield emit(tooLarge(frame.bytes));
           continue;
         }
-        if (!frame.text.trim()) continue;
-        let record: unknown;
-        try {
-          record = JSON.parse(frame.text);
-        } catch {
-          yield emit({ type: "raw", stream: "stdout", line: frame.text });
-          continue;
-        }
-        const step = safe(() => driver.receive(record, state, frame.text), {
-          events: [{ type: "raw", stream: "stdout", line: frame.text }],
-        });
+        const step = interpret(driver, state, frame.text);
         for (const body of step.events) {
-          const event = emit(afterStop(checked(body, frame.text), stopped));
+          const event = emit(afterStop(body, stopped));
           yield event;
           // A rejected login never heals: stop now rather than sit through the CLI's own retries.
           if (event.type === "error" && isFinal(event.code)) stop("final");
         }
         for (const m of step.send ?? []) proc.send(m);
-        if (step.done && !stopped) {
+        if (step.done) {
           proc.closeStdin();
           later(() => running.cancel(opts.ladder), opts.doneGraceMs ?? 3000);
         }
       }
-      for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(checked(body, ""));
+      for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(body);
       exit = await proc.exited;
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
@@ -226,12 +217,6 @@ function checkEffort(adapter: Adapter, effort: string | undefined): void {
     adapter.efforts.length ? `${adapter.name} has no effort "${effort}"` : `${adapter.name} has no effort setting`,
     adapter.efforts.length ? `Valid efforts: ${adapter.efforts.join(", ")}.` : "Run without --effort.",
   );
-}
-
-/** Events from plugins are untrusted: an invalid one is kept as a raw line, never dropped. */
-function checked(body: OdEventBody, line: string): OdEventBody {
-  const probe = OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 });
-  return probe.success ? body : { type: "raw", stream: "stdout", line: line || JSON.stringify(body) };
 }
 
 /** Once od has stopped a run its outcome is decided: the agent's dying words are kept as status, not as new errors. */

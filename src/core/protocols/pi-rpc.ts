@@ -135,7 +135,7 @@ function dialog(r: Rec, mode: Mode) {
       id,
       decision: allow ? "allow" : "deny",
       by: "policy",
-      reason: allow ? "full mode" : `${mode} mode declines extension dialogs`,
+      reason: allow ? "full mode" : method === "input" || method === "editor" ? "nobody can type an answer in a headless run" : `${mode} mode declines extension dialogs`,
     },
   ];
   return { events, send: [reply] };
