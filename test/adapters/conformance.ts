@@ -1,0 +1,154 @@
+/**
+ * The contract every adapter must keep, run against each one the way hono runs
+ * one suite against every router. A new adapter inherits all of it.
+ */
+import { describe, expect, test } from "bun:test";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Adapter, validateAdapter } from "../../src/core/adapter.ts";
+import { type Mode, OdEvent } from "../../src/core/events.ts";
+import { interpret } from "../../src/core/interpret.ts";
+import { driverFor } from "../../src/core/protocols/index.ts";
+import { createRegistry, type RegistryEntry } from "../../src/core/registry.ts";
+import { runAgent } from "../../src/core/run.ts";
+import { collect, FIXTURES, finished, installFake, ofType, tmpdir } from "../helpers.ts";
+
+/** Tokens that lift a CLI's approvals or sandbox; never allowed below `full`. */
+export const BYPASS_TOKENS = [
+  "--dangerously-skip-permissions",
+  "bypassPermissions",
+  "--yolo",
+  "yolo",
+  "--full-auto",
+  "danger-full-access",
+  "--dangerously-bypass-approvals-and-sandbox",
+  "--allow-all-tools",
+  "--allow-all",
+  "--force",
+  "--trust-all-tools",
+];
+
+export interface Expectations {
+  /** Flags that must appear in read-only argv (the CLI's strongest read-only setting). */
+  readOnly: string[];
+}
+
+const PROMPT = "CONFORMANCE PROMPT ☃ with \"quotes\" & $(dollar) `ticks`";
+const MODES: Mode[] = ["read-only", "edit", "full"];
+
+function invoke(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}) {
+  return adapter.invoke({ prompt: PROMPT, cwd: "/work/project", mode: "edit", bin: `/usr/bin/${adapter.bin}`, ...over });
+}
+
+function promptDelivered(adapter: Adapter, mode: Mode): boolean {
+  const inv = invoke(adapter, { mode });
+  if (adapter.prompt.via === "stdin") return inv.stdin === PROMPT;
+  if (adapter.prompt.via === "argv") return inv.argv.includes(PROMPT);
+  if (adapter.prompt.via === "protocol") {
+    const { send } = driverFor(adapter).start({ agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode });
+    return JSON.stringify(send).includes(JSON.stringify(PROMPT).slice(1, -1));
+  }
+  return true; // "file": checked by the adapter's own tests
+}
+
+/** Garbage shaped like records: wrong types and missing fields at every level of real lines. */
+function mutations(record: unknown): unknown[] {
+  const out: unknown[] = [null, 0, "x", [], {}, { type: 42 }, { type: null }];
+  if (typeof record !== "object" || record === null) return out;
+  const walk = (value: unknown, replace: (v: unknown) => unknown, depth: number) => {
+    if (depth > 3 || typeof value !== "object" || value === null) return;
+    for (const key of Object.keys(value)) {
+      for (const bad of [null, 7, "s", [], {}]) {
+        out.push(replace(structuredClone({ ...(value as Record<string, unknown>), [key]: bad })));
+      }
+      walk((value as Record<string, unknown>)[key], (v) => replace({ ...(value as Record<string, unknown>), [key]: v }), depth + 1);
+    }
+  };
+  walk(record, (v) => v, 0);
+  return out;
+}
+
+export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations | undefined, builtinIds: readonly string[]) {
+  const adapter = entry.adapter;
+  const fixtureDir = join(FIXTURES, adapter.id);
+  const fixtures = existsSync(fixtureDir) ? readdirSync(fixtureDir).filter((f) => f.endsWith(".jsonl")) : [];
+
+  describe(`adapter ${adapter.id}`, () => {
+    test("passes the adapter schema; a built-in's id is its file name", () => {
+      expect(() => validateAdapter(adapter)).not.toThrow();
+      if (entry.source === "builtin") expect(builtinIds).toContain(adapter.id);
+    });
+
+    test("invoke returns an argv array of strings in every mode, new and resumed", () => {
+      for (const mode of MODES)
+        for (const resume of [undefined, "sess-123"]) {
+          const inv = invoke(adapter, { mode, resume: adapter.capabilities.resume ? resume : undefined });
+          expect(Array.isArray(inv.argv)).toBe(true);
+          for (const a of inv.argv) expect(typeof a).toBe("string");
+          if (inv.env) for (const v of Object.values(inv.env)) expect(typeof v).toBe("string");
+        }
+    });
+
+    test("the prompt reaches the agent by its declared route, and never argv unless declared", () => {
+      for (const mode of MODES) {
+        expect(promptDelivered(adapter, mode)).toBe(true);
+        const argv = invoke(adapter, { mode }).argv;
+        if (adapter.prompt.via !== "argv") expect(argv.some((a) => a.includes("CONFORMANCE PROMPT"))).toBe(false);
+      }
+    });
+
+    test("read-only carries the CLI's read-only flags; no bypass token below full", () => {
+      const readOnly = invoke(adapter, { mode: "read-only" }).argv;
+      const edit = invoke(adapter, { mode: "edit" }).argv;
+      for (const argv of [readOnly, edit]) for (const t of BYPASS_TOKENS) expect(argv).not.toContain(t);
+      if (adapter.capabilities.readOnly) {
+        expect(expectations, `add read-only expectations for ${adapter.id}`).toBeDefined();
+        for (const flag of expectations!.readOnly) expect(readOnly).toContain(flag);
+        expect(readOnly).not.toEqual(edit);
+      }
+    });
+
+    test("a model flag only for a non-default model; effort only through the real flag", () => {
+      expect(invoke(adapter).argv.some((a) => a === "--model" || a === "-m")).toBe(false);
+      expect(invoke(adapter, { model: "zz-model-9" }).argv.join(" ")).toContain("zz-model-9");
+      for (const effort of adapter.efforts) expect(invoke(adapter, { effort }).argv.join(" ")).toContain(effort);
+      if (adapter.capabilities.resume) expect(invoke(adapter, { resume: "sess-123" }).argv).toContain("sess-123");
+    });
+
+    test("the driver never throws on garbage, and what it emits is valid", () => {
+      const driver = driverFor(adapter);
+      const records = fixtures.flatMap((f) =>
+        Bun.file(join(fixtureDir, f))
+          .toString()
+          .split("\n")
+          .flatMap((l) => {
+            try {
+              return [JSON.parse(l)];
+            } catch {
+              return [];
+            }
+          }),
+      );
+      const { state } = driver.start({ agent: { name: adapter.name }, prompt: "x", cwd: "/w", mode: "edit" });
+      for (const record of [undefined, ...records.slice(0, 40).flatMap(mutations)]) {
+        const step = driver.receive(record, state, JSON.stringify(record) ?? "");
+        for (const e of step.events) expect(OdEvent.safeParse({ ...e, runId: "r", seq: 0, ts: 0 }).success).toBe(true);
+      }
+      for (const line of ["", "{", "null", "[1,2", "\u0000\u0001", "{\"type\":\"result\"".repeat(50)]) expect(() => interpret(driver, state, line)).not.toThrow();
+    });
+
+    for (const file of fixtures) {
+      test(`end to end on fixture ${file}: every tool.call closed, exactly one run.finished, last`, async () => {
+        await using tmp = tmpdir();
+        const fake = installFake(tmp.path, adapter.bin, [{ replay: join(fixtureDir, file) }]);
+        const registry = createRegistry([entry]);
+        const events = await collect(runAgent({ agent: adapter.id, prompt: "x", cwd: tmp.path }, { registry, env: fake.env, doneGraceMs: 200 }));
+        const calls = ofType(events, "tool.call").map((e) => e.id);
+        const results = new Set(ofType(events, "tool.result").map((e) => e.id));
+        for (const id of calls) expect(results.has(id)).toBe(true);
+        expect(finished(events).type).toBe("run.finished");
+        expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+      });
+    }
+  });
+}
