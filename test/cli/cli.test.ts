@@ -1,0 +1,100 @@
+/** The compiled binary, end to end, with the fake agent standing in for the real CLIs. */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { OdEvent } from "../../src/core/events.ts";
+import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
+
+function od(args: string[], env: Record<string, string>, stdin?: string) {
+  const p = Bun.spawnSync([DIST_OD, ...args], { env: { NO_COLOR: "1", ...env }, stdin: stdin === undefined ? "ignore" : new Blob([stdin]) });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
+
+const jsonLines = (out: string) => out.trim().split("\n").map((l) => OdEvent.parse(JSON.parse(l)));
+
+describe("od (compiled)", () => {
+  test("--version, --help, and a bad subcommand", () => {
+    expect(od(["--version"], {}).out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    const help = od(["--help"], {});
+    expect(help.code).toBe(0);
+    for (const cmd of ["run", "agents", "plugins"]) expect(help.out).toContain(cmd);
+    const runHelp = od(["run", "--help"], {});
+    for (const flag of ["--agent", "--mode", "--json", "--dry-run", "--resume", "--timeout"]) expect(runHelp.out).toContain(flag);
+    expect(od(["bogus"], {}).code).toBe(1);
+  });
+
+  test("run prints the assistant's text on stdout and the rest on stderr", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/tool.jsonl") }]);
+    const r = od(["run", "--agent", "claude", "--cwd", tmp.path, "create hello.txt"], fake.env);
+    expect(r.code).toBe(0);
+    expect(r.out).toBe("HELLO_WRITTEN_OK\n");
+    expect(r.err).toContain("→ Write");
+    expect(r.err).toContain("succeeded");
+    expect(r.err).toContain("resume with --resume 0c78f880-8069-4c0c-86d1-b71bd370441c");
+    expect(fake.recorded().stdin).toEqual(["create hello.txt"]);
+  });
+
+  test("--json prints only valid events, one per line, ending with run.finished", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "pi", [{ replay: join(FIXTURES, "pi/tool.jsonl") }]);
+    const r = od(["run", "--agent", "pi", "--json", "--cwd", tmp.path, "go"], fake.env);
+    const events = jsonLines(r.out);
+    expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+    expect(events.filter((e) => e.type === "run.finished")).toHaveLength(1);
+    expect(events.map((e) => e.type)).toContain("tool.call");
+    expect(r.code).toBe(0);
+  });
+
+  test("the prompt can come from stdin with -", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const r = od(["run", "--agent", "claude", "--cwd", tmp.path, "-"], fake.env, "a prompt\nfrom stdin");
+    expect(r.code).toBe(0);
+    expect(fake.recorded().stdin).toEqual(["a prompt\nfrom stdin"]);
+  });
+
+  test("--dry-run shows argv, env keys and stdin, and spawns nothing", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ exit: 9 }]);
+    const r = od(["run", "--agent", "claude", "--dry-run", "--json", "--mode", "read-only", "--model", "sonnet", "--cwd", tmp.path, "plan it"], fake.env);
+    const plan = JSON.parse(r.out);
+    expect(plan.argv).toEqual([fake.exe, "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", "sonnet", "--permission-mode", "plan", "--disallowedTools", "Write,Edit,MultiEdit,NotebookEdit,Bash"]);
+    expect(plan.stdin).toBe("plan it");
+    expect(() => fake.recorded()).toThrow(); // never ran
+    const pi = JSON.parse(od(["run", "--agent", "pi", "--dry-run", "--json", "--cwd", tmp.path, "hi"], { PATH: "/usr/bin:/bin" }).out);
+    expect(pi).toMatchObject({ resolved: false, bin: "pi" });
+    expect(pi.stdin.split("\n").map((l: string) => JSON.parse(l))).toEqual([{ id: "od-state", type: "get_state" }, { id: "od-prompt", type: "prompt", message: "hi" }]);
+  });
+
+  test("exit codes mean something: not installed 3, bad effort 2, not logged in 4, no prompt 2", async () => {
+    await using tmp = tmpdir();
+    const missing = od(["run", "--agent", "claude", "--cwd", tmp.path, "hi"], { PATH: "/usr/bin:/bin", HOME: tmp.path });
+    expect(missing.code).toBe(3);
+    expect(missing.err).toContain("npm install -g @anthropic-ai/claude-code");
+    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/not-logged-in.jsonl") }, { exit: 1 }]);
+    expect(od(["run", "--agent", "claude", "--effort", "ultra", "--cwd", tmp.path, "hi"], fake.env).code).toBe(2);
+    const auth = od(["run", "--agent", "claude", "--cwd", tmp.path, "hi"], fake.env);
+    expect(auth.code).toBe(4);
+    expect(auth.err).toContain("/login");
+    expect(od(["run", "--agent", "claude", "--cwd", tmp.path], fake.env).code).toBe(2);
+    expect(od(["run", "--agent", "nope", "--cwd", tmp.path, "hi"], fake.env).code).toBe(2);
+  });
+
+  test("Ctrl-C cancels: exit 130, cancelled, and no process of the run survives", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ spawn: ["sleep", "1000"] }, { replay: join(FIXTURES, "claude/plain.jsonl") }, { hang: true }]);
+    const p = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--json", "--cwd", tmp.path, "hi"], { env: fake.env, stdout: "pipe", stderr: "pipe" });
+    const reader = p.stdout.getReader();
+    let seen = "";
+    while (!seen.includes("text.delta")) seen += new TextDecoder().decode((await reader.read()).value);
+    p.kill("SIGINT");
+    while (true) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      seen += new TextDecoder().decode(value);
+    }
+    expect(await p.exited).toBe(130);
+    expect(jsonLines(seen).at(-1)).toMatchObject({ type: "run.finished", status: "cancelled" });
+    for (const pid of fake.pids()) expect(alive(pid)).toBe(false);
+  });
+});
