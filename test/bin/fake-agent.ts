@@ -8,7 +8,7 @@
  *   {"read": "line"|"all"}     read one stdin line / all of stdin (recorded)
  *   {"sleep": ms}              wait                       {"hang": true}         wait forever
  *   {"spawn": ["cmd", ...]}    start a grandchild in our process group (its pid goes to $FAKE_RECORD.pids)
- *   {"bigLine": bytes}         print one line of that many bytes, in chunks, with no newline until the end
+ *   {"bigLine": bytes}         print one line of that many bytes, in chunks; "newline": false leaves it unterminated
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
@@ -67,7 +67,7 @@ for (const step of steps) {
   } else if ("bigLine" in step) {
     const chunk = "x".repeat(1 << 20);
     for (let left = Number(step.bigLine); left > 0; left -= chunk.length) await write(left >= chunk.length ? chunk : chunk.slice(0, left));
-    await write("\n");
+    if (step.newline !== false) await write("\n");
   } else if ("ignore" in step) process.on(String(step.ignore) as NodeJS.Signals, () => {});
   else if ("exit" in step) process.exit(Number(step.exit));
   else if ("kill" in step) process.kill(process.pid, String(step.kill) as NodeJS.Signals);
