@@ -1,12 +1,18 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { builtinIds } from "../../plugins/index.gen.ts";
 import { loadRegistry } from "../../src/core/registry.ts";
+import { FIXTURES } from "../helpers.ts";
 import { type Expectations, runAdapterSuite } from "./conformance.ts";
 
-/** Per-adapter facts the suite checks against: the read-only flags each CLI really has (see its --help). */
-const EXPECTATIONS: Record<string, Expectations> = {
-  claude: { readOnly: ["--permission-mode", "plan", "--disallowedTools"] },
-  pi: { readOnly: ["--tools", "read,grep,find,ls"] },
-};
+/**
+ * Per-adapter facts the suite checks against live next to its fixtures, in
+ * test/fixtures/<id>/expectations.json: the read-only flags its CLI really has (see its --help).
+ */
+function expectationsFor(id: string): Expectations | undefined {
+  const path = join(FIXTURES, id, "expectations.json");
+  return existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as Expectations) : undefined;
+}
 
 const registry = await loadRegistry([]);
-for (const entry of registry.list()) runAdapterSuite(entry, EXPECTATIONS[entry.adapter.id], builtinIds);
+for (const entry of registry.list()) runAdapterSuite(entry, expectationsFor(entry.adapter.id), builtinIds);
