@@ -13,4 +13,13 @@ const main = defineCommand({
   },
 });
 
+// A plugin's timer or promise that throws later must not take a running agent down with it:
+// report it, and let the run end with its one run.finished.
+for (const event of ["uncaughtException", "unhandledRejection"] as const) {
+  process.on(event, (err: unknown) => {
+    const e = err instanceof Error ? (err.stack ?? err.message) : String(err);
+    process.stderr.write(`od: ${event === "uncaughtException" ? "uncaught error" : "unhandled rejection"} (a plugin?): ${e}\n`);
+  });
+}
+
 runMain(main);

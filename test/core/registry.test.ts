@@ -94,10 +94,13 @@ describe("plugin loading", () => {
     const fake = installFake(tmp.path, "home-agent", [{ read: "all" }, { stdout: { type: "text", text: "hello from a plugin" } }]);
     mkdirSync(join(tmp.path, ".open-design/plugins"), { recursive: true });
     writeFileSync(join(tmp.path, ".open-design/plugins/home-agent.ts"), `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`);
+    // A neighbour that throws from a timer later must not take the run down.
+    writeFileSync(join(tmp.path, ".open-design/plugins/late-throw.ts"), `setTimeout(() => { throw new Error("late boom"); }, 1);\nexport default ${body("late-agent")};`);
     const { OD_HOME: _, ...env } = fake.env; // HOME is tmp: the plugin is found in ~/.open-design/plugins
     const proc = Bun.spawnSync([DIST_OD, "run", "--agent", "home-agent", "--cwd", tmp.path, "say hi"], { env });
     expect(proc.stdout.toString()).toBe("hello from a plugin\n");
     expect(proc.exitCode).toBe(0);
+    expect(proc.stderr.toString()).toContain("late boom");
     expect(fake.recorded().stdin).toEqual(["say hi"]);
   });
 });
