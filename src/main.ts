@@ -10,6 +10,7 @@ const main = defineCommand({
     run: () => load(import("./cli/run.ts")),
     agents: () => load(import("./cli/agents.ts")),
     plugins: () => load(import("./cli/plugins.ts")),
+    serve: () => load(import("./cli/serve.ts")),
   },
 });
 

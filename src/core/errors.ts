@@ -18,6 +18,9 @@ export const ErrorCode = z.enum([
   "TIMEOUT", // the run exceeded its time limit
   "CANCELLED", // the user cancelled
   "PLUGIN_LOAD_FAILED", // a plugin could not be loaded
+  "UNAUTHORIZED", // a server request without the launch token
+  "FORBIDDEN", // a server request from a foreign host or origin
+  "RUN_NOT_FOUND", // no run with that id
   "INTERNAL", // a bug in od
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;

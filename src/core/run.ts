@@ -10,6 +10,7 @@ import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { driverFor } from "./protocols/index.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
+import type { Slots } from "./slots.ts";
 
 export const RunRequest = z.object({
   agent: z.string().min(1),
@@ -33,6 +34,8 @@ export interface RunOptions {
   abortGraceMs?: number;
   /** After a driver reports the turn done, how long the agent gets to exit on its own. */
   doneGraceMs?: number;
+  /** Bounded concurrency: the run waits (and says so) until a slot is free. */
+  slots?: Slots;
 }
 
 /**
@@ -53,11 +56,19 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   };
 
   let proc: AgentProcess | undefined;
+  let release: (() => void) | undefined;
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
   try {
     const { adapter, request } = await prepare(input, opts);
     const bin = resolveExecutable(adapter, opts.env ?? process.env).path;
+    if (opts.slots) {
+      release = opts.slots.tryAcquire();
+      if (!release) {
+        yield emit({ type: "status", label: "queued", detail: `waiting for a free run slot (${opts.slots.running} of ${opts.slots.limit} in use)` });
+        release = await opts.slots.acquire(opts.signal);
+      }
+    }
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
     const driver = driverFor(adapter);
     const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
@@ -136,6 +147,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     for (const t of timers) clearTimeout(t);
     // Reached on a normal end, and also when the consumer stops iterating early.
     if (proc && (await isRunning(proc))) await proc.cancel(opts.ladder);
+    release?.();
   }
 
   const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
@@ -166,6 +178,8 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   checkEffort(adapter, request.effort);
   if (!isDirectory(request.cwd))
     throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
+  if (request.mode === "read-only" && !adapter.capabilities.readOnly)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
   return { adapter, request };

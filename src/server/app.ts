@@ -1,0 +1,56 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { type ErrorCode, OdError } from "../core/errors.ts";
+import type { Registry } from "../core/registry.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { runRoutes } from "./routes/runs.ts";
+import type { RunStore } from "./runs.ts";
+import { security } from "./security.ts";
+import { uiRoutes } from "./ui.ts";
+
+export interface AppDeps {
+  registry: Registry;
+  runs: RunStore;
+  token: string;
+  allowedHosts: string[];
+  env?: Record<string, string | undefined>;
+  heartbeatMs?: number;
+  maxBodyBytes?: number;
+}
+
+const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
+  INVALID_REQUEST: 400,
+  MODEL_NOT_AVAILABLE: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  RUN_NOT_FOUND: 404,
+  AGENT_UNKNOWN: 404,
+};
+
+/** The od server as a Hono app; `Bun.serve` or `app.request()` drive it. */
+export function createApp(deps: AppDeps) {
+  const app = new Hono();
+  app.use(security({ token: deps.token, allowedHosts: deps.allowedHosts }));
+  app.use(
+    "/api/*",
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? 1024 * 1024,
+      onError: () => {
+        throw new OdError("INVALID_REQUEST", "The request body is too large");
+      },
+    }),
+  );
+  app.route("/api", metaRoutes(deps.registry, deps.env));
+  app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
+  app.route("/", uiRoutes(deps.token));
+  app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
+  // The one place the server renders errors.
+  app.onError((err, c) => {
+    const e = OdError.from(err);
+    return c.json({ error: { code: e.code, message: e.message, hint: e.hint } }, STATUS[e.code] ?? 500);
+  });
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,99 @@
+import { OdError } from "../core/errors.ts";
+import type { OdEvent } from "../core/events.ts";
+import type { Registry } from "../core/registry.ts";
+import type { RunLog, RunSummary } from "../core/run-log.ts";
+import { type RunRequest, runAgent } from "../core/run.ts";
+import type { Slots } from "../core/slots.ts";
+
+type Listener = (event: OdEvent) => void;
+
+interface LiveRun {
+  request: RunRequest;
+  events: OdEvent[];
+  listeners: Set<Listener>;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+export interface RunStoreDeps {
+  registry: Registry;
+  log: RunLog;
+  slots: Slots;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Runs owned by the server: each one drives `runAgent` to its end whether or
+ * not anyone watches, appends every event to the durable log, and fans events
+ * out to subscribers. A subscriber gets the events it missed, then live ones.
+ */
+export class RunStore {
+  private readonly live = new Map<string, LiveRun>();
+
+  constructor(private readonly deps: RunStoreDeps) {}
+
+  start(request: RunRequest): string {
+    const runId = crypto.randomUUID();
+    const controller = new AbortController();
+    const run: LiveRun = { request, events: [], listeners: new Set(), controller, done: Promise.resolve() };
+    this.deps.log.create(runId, request);
+    run.done = (async () => {
+      const events = runAgent(request, { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots });
+      for await (const event of events) {
+        run.events.push(event);
+        this.deps.log.append(event);
+        for (const listener of run.listeners) listener(event);
+      }
+    })();
+    this.live.set(runId, run);
+    // Keep finished runs in memory for quick replay until the next ones push them out; the log has them forever.
+    run.done.finally(() => setTimeout(() => this.live.delete(runId), 60_000).unref?.());
+    return runId;
+  }
+
+  /** Replays events with seq > after, then calls `listener` for each live one. Returns the unsubscribe. */
+  subscribe(runId: string, after: number, listener: Listener): () => void {
+    const run = this.live.get(runId);
+    const past = run ? run.events : this.deps.log.read(runId);
+    if (!run && past.length === 0 && !this.deps.log.has(runId)) throw notFound(runId);
+    for (const e of past) if (e.seq > after) listener(e);
+    if (!run || past.at(-1)?.type === "run.finished") return () => {};
+    run.listeners.add(listener);
+    return () => run.listeners.delete(listener);
+  }
+
+  summary(runId: string): RunSummary {
+    if (!this.live.has(runId) && !this.deps.log.has(runId)) throw notFound(runId);
+    return this.deps.log.summary(runId);
+  }
+
+  list(limit = 50): RunSummary[] {
+    return this.deps.log.list(limit).map((id) => this.deps.log.summary(id));
+  }
+
+  /** Cancels a live run; false when it already ended. */
+  cancel(runId: string): boolean {
+    const run = this.live.get(runId);
+    if (!run) {
+      if (!this.deps.log.has(runId)) throw notFound(runId);
+      return false;
+    }
+    const finished = run.events.at(-1)?.type === "run.finished";
+    run.controller.abort();
+    return !finished;
+  }
+
+  async waitFor(runId: string): Promise<void> {
+    await this.live.get(runId)?.done;
+  }
+
+  /** Cancels every live run and waits until each has ended (and its processes are gone). */
+  async shutdown(): Promise<void> {
+    for (const run of this.live.values()) run.controller.abort();
+    await Promise.all([...this.live.values()].map((r) => r.done.catch(() => {})));
+  }
+}
+
+function notFound(runId: string): OdError {
+  return new OdError("RUN_NOT_FOUND", `No run with id ${runId}`, "List runs with GET /api/runs.");
+}

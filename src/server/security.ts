@@ -1,0 +1,57 @@
+import type { MiddlewareHandler } from "hono";
+import { getCookie } from "hono/cookie";
+import { OdError } from "../core/errors.ts";
+
+export const TOKEN_COOKIE = "od_token";
+
+export interface SecurityOptions {
+  /** Host header values this server answers to (name:port), e.g. 127.0.0.1:7456 and localhost:7456. */
+  allowedHosts: string[];
+  /** The per-launch token every /api request must carry. */
+  token: string;
+}
+
+/** The origins that may send state-changing requests: the server's own. */
+function allowedOrigins(hosts: string[]): Set<string> {
+  return new Set(hosts.map((h) => `http://${h}`));
+}
+
+/**
+ * A local daemon that spawns agents is a remote-code-execution target, so:
+ * the Host must be ours (DNS rebinding), a state-changing request must come
+ * from our own origin with a JSON body (CSRF), and every /api request must
+ * carry the launch token (header, bearer or cookie).
+ */
+export function security(opts: SecurityOptions): MiddlewareHandler {
+  const hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
+  const origins = allowedOrigins(opts.allowedHosts);
+  return async (c, next) => {
+    const host = c.req.header("host")?.toLowerCase();
+    if (!host || !hosts.has(host)) throw new OdError("FORBIDDEN", `Host ${host ?? "(none)"} is not this server`, "Open od through the URL it printed.");
+    const unsafe = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
+    if (unsafe) {
+      const origin = c.req.header("origin");
+      if (origin && !origins.has(origin)) throw new OdError("FORBIDDEN", `Origin ${origin} may not call this server`, "Requests must come from the od UI itself.");
+      const type = c.req.header("content-type") ?? "";
+      if (c.req.path.startsWith("/api/") && !type.toLowerCase().startsWith("application/json"))
+        throw new OdError("INVALID_REQUEST", "Request bodies must be application/json", "Send Content-Type: application/json.");
+    }
+    if (c.req.path.startsWith("/api/") && c.req.path !== "/api/health") {
+      const given = c.req.header("x-od-token") || bearer(c.req.header("authorization")) || getCookie(c, TOKEN_COOKIE);
+      if (!given || !timingSafeEqual(given, opts.token))
+        throw new OdError("UNAUTHORIZED", "Missing or wrong od token", "Open the URL `od serve` printed, or send the token from ~/.open-design/server-token.");
+    }
+    await next();
+  };
+}
+
+function bearer(header: string | undefined): string | undefined {
+  return header?.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : undefined;
+}
+
+function timingSafeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}

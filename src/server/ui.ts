@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { setCookie } from "hono/cookie";
+import appJs from "./ui/app.js" with { type: "text" };
+import indexHtml from "./ui/index.html" with { type: "text" };
+import styleCss from "./ui/style.css" with { type: "text" };
+import { TOKEN_COOKIE } from "./security.ts";
+
+/**
+ * The embedded web UI. The launch URL carries the token once (`/?token=…`):
+ * it becomes an HttpOnly, SameSite=Strict cookie and the address bar is cleaned.
+ */
+export function uiRoutes(token: string) {
+  return new Hono()
+    .get("/", (c) => {
+      if (c.req.query("token") === token) {
+        setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
+        return c.redirect("/", 303);
+      }
+      return c.html(indexHtml as unknown as string); // a text import, though bun-types declares .html as a bundle
+    })
+    .get("/ui/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }))
+    .get("/ui/style.css", (c) => c.body(styleCss, 200, { "content-type": "text/css; charset=utf-8" }));
+}
