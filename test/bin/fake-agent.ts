@@ -10,6 +10,7 @@
  *   {"spawn": ["cmd", ...]}    start a grandchild in our process group (its pid goes to $FAKE_RECORD.pids)
  *   {"bigLine": bytes}         print one line of that many bytes, in chunks; "newline": false leaves it unterminated
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
+ *   {"ifStdin": "text", "then": [...], "else": [...]}   branch on what was read from stdin so far
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
  * With $FAKE_RECORD set, argv, cwd and what was read from stdin are written there as JSON.
@@ -43,7 +44,14 @@ function takeAll(): string {
 }
 
 save();
-for (const step of steps) {
+await runSteps(steps);
+process.exit(0);
+
+async function runSteps(list: Step[]): Promise<void> {
+  for (const step of list) await runStep(step);
+}
+
+async function runStep(step: Step): Promise<void> {
   if ("stdout" in step) await write(`${JSON.stringify(step.stdout)}\n`);
   else if ("raw" in step) await write(String(step.raw));
   else if ("replay" in step) await write(readFileSync(String(step.replay), "utf8"));
@@ -71,8 +79,8 @@ for (const step of steps) {
   } else if ("ignore" in step) process.on(String(step.ignore) as NodeJS.Signals, () => {});
   else if ("exit" in step) process.exit(Number(step.exit));
   else if ("kill" in step) process.kill(process.pid, String(step.kill) as NodeJS.Signals);
+  else if ("ifStdin" in step) await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
 }
-process.exit(0);
 
 /** Writes and waits for the pipe to drain, so large outputs keep their order and back-pressure. */
 function write(text: string): Promise<void> {

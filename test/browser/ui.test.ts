@@ -1,0 +1,86 @@
+/**
+ * The web UI in a real browser (Debian's chromium through playwright-core), against a real
+ * server and the fake agent: start a run and watch it stream, cancel another, reload and replay.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { startServer } from "../../src/server/serve.ts";
+import { installFake, tmpdir } from "../helpers.ts";
+import { registry } from "../server/support.ts";
+
+const CHROMIUM = process.env.OD_CHROMIUM ?? "/usr/bin/chromium";
+// .ci/run installs Debian's chromium; a machine without it cannot run this file.
+const skip = !existsSync(CHROMIUM);
+
+describe.skipIf(skip)("web UI (chromium)", () => {
+  const tmp = tmpdir();
+  const fake = installFake(tmp.path, "fake-agent", [
+    { read: "all" },
+    {
+      ifStdin: "hang",
+      then: [{ stdout: { t: "text", v: "still working…" } }, { hang: true }],
+      else: [
+        { stdout: { t: "session", v: "sess-42" } },
+        { stdout: { t: "text", v: "Writing the file. " } },
+        { sleep: 100 },
+        { stdout: { t: "tool", id: "call-1", name: "Write" } },
+        { stdout: { t: "result", id: "call-1" } },
+        { stdout: { t: "text", v: "ALL DONE" } },
+      ],
+    },
+  ]);
+  const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    });
+    page = await browser.newPage();
+    await page.goto(`${server.url}?token=${server.token}`);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server.stop();
+    await tmp[Symbol.asyncDispose]();
+  });
+
+  async function runPrompt(prompt: string) {
+    await page.fill("#cwd", tmp.path);
+    await page.fill("#prompt", prompt);
+    await page.keyboard.press("Control+Enter");
+  }
+
+  test("a new user starts a run and sees text and a tool call stream in", async () => {
+    await page.locator("#agent option").first().waitFor({ state: "attached" });
+    expect(await page.locator("#agent option").count()).toBe(1);
+    expect(await page.locator("#agent").inputValue()).toBe("fake");
+    await runPrompt("write the file");
+    await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();
+    await page.locator("#output details.tool summary", { hasText: "Write" }).waitFor();
+    await page.locator("#run-status", { hasText: "succeeded" }).waitFor();
+    expect(await page.locator("#session").textContent()).toBe("sess-42");
+    expect(await page.locator("#continue").isEnabled()).toBe(true);
+    if (process.env.OD_SCREENSHOT) await page.screenshot({ path: process.env.OD_SCREENSHOT, fullPage: true });
+  });
+
+  test("a second run is cancelled from the UI", async () => {
+    await runPrompt("hang please");
+    await page.locator("#output .text", { hasText: "still working" }).waitFor();
+    await page.click("#cancel");
+    await page.locator("#run-status", { hasText: "cancelled" }).waitFor();
+  });
+
+  test("after a reload the first run replays from the list", async () => {
+    await page.reload();
+    const first = page.locator("#runs button", { hasText: "write the file" });
+    await first.waitFor();
+    await first.click();
+    await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();
+    await page.locator("#run-status", { hasText: "succeeded" }).waitFor();
+  });
+});
