@@ -30,7 +30,7 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   runId?: string;
   ladder?: Ladder;
-  /** After a protocol abort, how long the agent gets before signals. */
+  /** After a protocol abort or a final error, how long the agent gets to end on its own before signals. */
   abortGraceMs?: number;
   /** After a driver reports the turn done, how long the agent gets to exit on its own. */
   doneGraceMs?: number;
@@ -100,7 +100,9 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
       stopped = why;
       const abort = safe(() => driver.abort(state), []);
       for (const m of abort) running.send(m);
-      later(() => running.cancel(opts.ladder), abort.length ? (opts.abortGraceMs ?? 1000) : 0);
+      // A protocol abort, or a final error (the agent may still print its result and exit by itself),
+      // gets a grace period before signals; a user's cancel without a protocol abort is immediate.
+      later(() => running.cancel(opts.ladder), abort.length || why === "final" ? (opts.abortGraceMs ?? 1000) : 0);
     };
     const onAbort = () => stop("cancelled");
     opts.signal?.addEventListener("abort", onAbort, { once: true });
