@@ -68,7 +68,7 @@ function system(r: Record<string, unknown>, line: string): OdEventBody[] {
       const status = num(r.error_status);
       // A rejected key never heals by retrying; claude would back off for minutes.
       if (status === 401 || r.error === "authentication_failed")
-        return [errorFromText(`401 authentication failed (${str(r.error) ?? "invalid credentials"})`, AGENT)];
+        return [errorFromText(`The Anthropic API rejected the credentials (HTTP 401, ${str(r.error) ?? "authentication failed"})`, AGENT)];
       return [{ type: "status", label: "retrying", detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.max_retries) ?? "?"}${status ? ` after HTTP ${status}` : ""}` }];
     }
     default:
