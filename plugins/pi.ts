@@ -6,6 +6,15 @@ const TOOLS_BY_MODE = {
   edit: "read,grep,find,ls,edit,write",
 } as const;
 
+/** `provider  model  context ...` rows of `pi --list-models` as provider/model ids. */
+export function parseModelTable(output: string): string[] {
+  return output
+    .split("\n")
+    .map((line) => line.trim().split(/\s+/))
+    .filter((cols) => cols.length >= 2 && cols[0] !== "provider" && /^[\w.-]+$/.test(cols[0]!) && /^[\w.:@/-]+$/.test(cols[1]!))
+    .map((cols) => `${cols[0]}/${cols[1]}`);
+}
+
 const PI = { name: "Pi", login: "run `pi` and type /login, or set the provider's API key" };
 
 export default defineAdapter({
@@ -16,6 +25,12 @@ export default defineAdapter({
   bin: "pi",
   // `--model provider/id`; pi lists what it can reach with `pi --list-models` (on stderr).
   models: [],
+  detect: {
+    configDir: ".pi",
+    // `pi --list-models` (on stderr) lists only providers it has credentials for.
+    auth: { args: ["--list-models"], classify: (output) => (/no models available/i.test(output) ? "missing" : /^provider\s+model/m.test(output) ? "ok" : "unknown") },
+    models: { args: ["--list-models"], parse: parseModelTable },
+  },
   efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
   prompt: { via: "protocol" },

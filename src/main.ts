@@ -9,6 +9,8 @@ const main = defineCommand({
   subCommands: {
     run: () => load(import("./cli/run.ts")),
     agents: () => load(import("./cli/agents.ts")),
+    models: () => load(import("./cli/models.ts")),
+    doctor: () => load(import("./cli/doctor.ts")),
     plugins: () => load(import("./cli/plugins.ts")),
     serve: () => load(import("./cli/serve.ts")),
   },

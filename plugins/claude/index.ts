@@ -19,6 +19,19 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   // `claude --help`: "an alias for the latest model (e.g. 'fable', 'opus', or 'sonnet') or a model's full name".
   models: ["fable", "opus", "sonnet"],
+  detect: {
+    configDir: ".claude",
+    help: { args: ["--help"], flags: ["--include-partial-messages"] },
+    auth: {
+      envKeys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"],
+      // `claude auth status --json` prints {"loggedIn": true|false, ...}.
+      args: ["auth", "status", "--json"],
+      classify: (output) => {
+        const m = output.match(/"loggedIn"\s*:\s*(true|false)/);
+        return m ? (m[1] === "true" ? "ok" : "missing") : "unknown";
+      },
+    },
+  },
   efforts: ["low", "medium", "high", "xhigh", "max"],
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
   // `-p` with no prompt argument reads the prompt from stdin.
@@ -29,7 +42,8 @@ export default defineAdapter({
       "--output-format",
       "stream-json",
       "--verbose",
-      "--include-partial-messages",
+      // Older versions lack it; without it the complete assistant records still carry everything.
+      ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...(ctx.effort ? ["--effort", ctx.effort] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),

@@ -1,3 +1,4 @@
+import { detectCached } from "../core/detect-cache.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
@@ -34,6 +35,10 @@ export default odCommand({
       await server.stop();
       process.exit(0);
     };
+    process.on("SIGHUP", () => {
+      log.info("SIGHUP: detecting agents again");
+      detectCached(registry.list().map((e) => e.adapter), { refresh: true }).catch(() => {});
+    });
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
     await new Promise(() => {}); // serve until a signal

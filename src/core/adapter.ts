@@ -16,6 +16,8 @@ export interface InvokeContext {
   resume?: string;
   /** The resolved executable. */
   bin: string;
+  /** Flags found in the CLI's `--help` when detection scanned it (detect.help); undefined when unknown. */
+  flags?: ReadonlySet<string>;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
@@ -73,6 +75,30 @@ const ProtocolSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("driver"), driver: z.string().min(1) }),
 ]);
 
+export type AuthState = "ok" | "missing" | "unknown";
+
+const DetectSchema = z.object({
+  /** The CLI's config folder, relative to HOME (e.g. ".claude"): a second sign it is really installed. */
+  configDir: z.string().optional(),
+  /** Older versions are reported as needing an upgrade. */
+  minVersion: z.string().regex(/^\d+(\.\d+)*$/).optional(),
+  /** Per-probe time limit for CLIs with slow cold starts (default 3 s). */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags). */
+  help: z.object({ args: z.array(z.string()).default(["--help"]), flags: z.array(z.string()).min(1) }).optional(),
+  auth: z
+    .object({
+      /** Any of these set in the environment means logged in, no probe needed. */
+      envKeys: z.array(z.string()).default([]),
+      /** A command whose output says whether the user is logged in. */
+      args: z.array(z.string()).optional(),
+      classify: fn<(output: string, exitCode: number | null) => AuthState>("detect.auth.classify").optional(),
+    })
+    .optional(),
+  /** The CLI's own non-interactive model catalog. */
+  models: z.object({ args: z.array(z.string()), parse: fn<(output: string) => string[]>("detect.models.parse") }).optional(),
+});
+
 export const AdapterSchema = z
   .object({
     id: kebab,
@@ -92,6 +118,8 @@ export const AdapterSchema = z
         parse: fn<(output: string) => string | undefined>("version.parse").optional(),
       })
       .default({ args: ["--version"] }),
+    /** How `od agents` / `od doctor` probe the CLI; every part optional, every probe time-bounded. */
+    detect: DetectSchema.default({}),
     /** Documented model ids or aliases; `default` (no model flag) is always allowed. */
     models: z.array(z.string().min(1)).default([]),
     /** Effort levels of the CLI's real effort flag; empty when it has none. */

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { detectAll } from "../../core/detect.ts";
+import { detectCached } from "../../core/detect-cache.ts";
 import { OdError } from "../../core/errors.ts";
 import { eventJsonSchema } from "../../core/events.ts";
 import type { Registry } from "../../core/registry.ts";
@@ -7,15 +7,14 @@ import { VERSION } from "../../version.ts";
 
 /** Health, version, the event schema, and what agents this machine has. */
 export function metaRoutes(registry: Registry, env?: Record<string, string | undefined>) {
-  let detected: ReturnType<typeof detectAll> | undefined;
   return new Hono()
     .get("/health", (c) => c.json({ ok: true }))
     .get("/version", (c) => c.json({ version: VERSION, cwd: process.cwd() }))
     .get("/schema/events", (c) => c.json(eventJsonSchema()))
     .get("/skills", (c) => c.json({ skills: [] }))
     .get("/agents", async (c) => {
-      if (!detected || c.req.query("refresh")) detected = detectAll(registry.list().map((e) => e.adapter), env);
-      const found = await detected;
+      // The disk cache answers in milliseconds; ?refresh=1 (or SIGHUP to `od serve`) probes again.
+      const { detections: found } = await detectCached(registry.list().map((e) => e.adapter), { env, refresh: Boolean(c.req.query("refresh")) });
       const byId = new Map(registry.list().map((e) => [e.adapter.id, e.adapter]));
       return c.json({
         agents: found.map((d) => ({ ...d, install: byId.get(d.id)?.install, modes: byId.get(d.id)?.capabilities.readOnly ? ["read-only", "edit", "full"] : ["edit", "full"] })),

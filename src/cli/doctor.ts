@@ -1,0 +1,50 @@
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { detectCached } from "../core/detect-cache.ts";
+import { odHome, pluginDirs } from "../core/paths.ts";
+import { loadRegistry } from "../core/registry.ts";
+import { refreshArg } from "./agents.ts";
+import { odCommand } from "./command.ts";
+import { printJson } from "./table.ts";
+
+interface Finding {
+  level: "ok" | "warn" | "broken";
+  what: string;
+  fix?: string;
+}
+
+export default odCommand({
+  meta: { name: "doctor", description: "Check agents, logins, plugins and od's data folder; one line per problem" },
+  args: {
+    json: { type: "boolean", description: "Print JSON for scripts" },
+    ...refreshArg,
+  },
+  async run({ args }) {
+    const registry = await loadRegistry();
+    const { detections } = await detectCached(registry.list().map((e) => e.adapter), { refresh: args.refresh ?? true });
+    const findings: Finding[] = [];
+    for (const d of detections) {
+      if (d.status === "ready") findings.push({ level: "ok", what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})` });
+      else if (d.status !== "missing") for (const p of d.problems) findings.push({ level: "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
+    }
+    const ready = detections.filter((d) => d.status === "ready");
+    if (!ready.length) findings.push({ level: "broken", what: "no agent CLI is ready to use", fix: `install one: ${registry.list().slice(0, 3).map((e) => e.adapter.install).join(" · ")}` });
+    const missing = detections.filter((d) => d.status === "missing").map((d) => d.id);
+    if (missing.length) findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
+    for (const e of registry.errors) findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
+    findings.push(dataDir());
+    if (args.json) return printJson({ ok: !findings.some((f) => f.level === "broken"), findings, detections, pluginDirs: pluginDirs() });
+    for (const f of findings) process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
+    if (findings.some((f) => f.level === "broken")) process.exitCode = 1;
+  },
+});
+
+function dataDir(): Finding {
+  const dir = odHome();
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK | constants.R_OK);
+    return { level: "ok", what: `data folder ${dir} is writable` };
+  } catch (err) {
+    return { level: "broken", what: `data folder ${dir} is not writable (${(err as Error).message})`, fix: `fix its permissions, or set OD_HOME to a writable folder` };
+  }
+}
