@@ -1,5 +1,6 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { detectCached } from "../core/detect-cache.ts";
+import { liveCheck } from "../core/live-check.ts";
 import { odHome, pluginDirs } from "../core/paths.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { refreshArg } from "./agents.ts";
@@ -16,6 +17,7 @@ export default odCommand({
   meta: { name: "doctor", description: "Check agents, logins, plugins and od's data folder; one line per problem" },
   args: {
     json: { type: "boolean", description: "Print JSON for scripts" },
+    live: { type: "boolean", description: "Also send one tiny read-only prompt to each installed agent (uses your account)" },
     ...refreshArg,
   },
   async run({ args }) {
@@ -32,7 +34,13 @@ export default odCommand({
     if (missing.length) findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
     for (const e of registry.errors) findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
-    if (args.json) return printJson({ ok: !findings.some((f) => f.level === "broken"), findings, detections, pluginDirs: pluginDirs() });
+    const live = args.live ? await Promise.all(detections.filter((d) => d.installed).map((d) => liveCheck(d.id, registry))) : [];
+    for (const r of live) {
+      if (r.status === "succeeded" && r.written.length === 0) findings.push({ level: "ok", what: `${r.agent} answered in ${(r.durationMs / 1000).toFixed(1)}s${r.model ? ` (${r.model})` : ""}: ${JSON.stringify(r.answer.trim().slice(0, 60))}` });
+      else if (r.written.length) findings.push({ level: "broken", what: `${r.agent} wrote ${r.written.join(", ")} during a read-only check`, fix: "report this: the read-only mode did not hold" });
+      else findings.push({ level: "broken", what: `${r.agent} live check ${r.status}: ${r.error?.message ?? "no answer"} [${r.error?.code ?? "?"}]`, fix: r.error?.hint });
+    }
+    if (args.json) return printJson({ ok: !findings.some((f) => f.level === "broken"), findings, detections, live, pluginDirs: pluginDirs() });
     for (const f of findings) process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
     if (findings.some((f) => f.level === "broken")) process.exitCode = 1;
   },

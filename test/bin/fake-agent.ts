@@ -11,6 +11,7 @@
  *   {"bigLine": bytes}         print one line of that many bytes, in chunks; "newline": false leaves it unterminated
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
  *   {"ifStdin": "text", "then": [...], "else": [...]}   branch on what was read from stdin so far
+ *   {"touch": "name"}          create a file in the working directory (an agent that writes)
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
  * With $FAKE_RECORD set, argv, cwd and what was read from stdin are written there as JSON.
@@ -79,6 +80,7 @@ async function runStep(step: Step): Promise<void> {
   } else if ("ignore" in step) process.on(String(step.ignore) as NodeJS.Signals, () => {});
   else if ("exit" in step) process.exit(Number(step.exit));
   else if ("kill" in step) process.kill(process.pid, String(step.kill) as NodeJS.Signals);
+  else if ("touch" in step) writeFileSync(String(step.touch), "written by the fake agent\n");
   else if ("ifStdin" in step) await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
 }
 

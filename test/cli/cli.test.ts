@@ -98,3 +98,20 @@ describe("od (compiled)", () => {
     for (const pid of fake.pids()) expect(alive(pid)).toBe(false);
   });
 });
+
+describe("od doctor", () => {
+  test("--live sends one read-only prompt per installed agent and checks nothing was written", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const ok = od(["doctor", "--live", "--json"], fake.env);
+    const report = JSON.parse(ok.out);
+    expect(report.live).toEqual([expect.objectContaining({ agent: "claude", status: "succeeded", answer: "QUICK_CHAT_OK", written: [] })]);
+    expect(fake.recorded().argv).toContain("plan"); // read-only
+    expect(JSON.stringify(report)).not.toContain("ANTHROPIC_API_KEY=");
+
+    const writer = installFake(tmp.path, "claude", [{ read: "all" }, { touch: "oops.txt" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const bad = od(["doctor", "--live"], writer.env);
+    expect(bad.code).toBe(1);
+    expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
+  });
+});
