@@ -42,9 +42,11 @@ export interface Classification {
   hint?: string;
 }
 
-/** A line protocol: one JSON record per stdout line, mapped by a pure function. */
+/** A line protocol: one record per stdout line (JSON, or plain text), mapped by a pure function. */
 export interface LinesProtocol<S = unknown> {
   kind: "lines";
+  /** "json" (default): each line is JSON.parse'd first and non-JSON lines become `raw`; "text": parse gets every line as a string. */
+  format?: "json" | "text";
   createState: () => S;
   /** Pure: a parsed JSON record (and its original line) to zero or more events. Must never throw. */
   parse: (record: unknown, state: S, line: string) => OdEventBody[];
@@ -68,6 +70,7 @@ const kebab = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, "id must be keba
 const ProtocolSchema = z.discriminatedUnion("kind", [
   z.object({
     kind: z.literal("lines"),
+    format: z.enum(["json", "text"]).optional(),
     createState: fn<LinesProtocol<any>["createState"]>("protocol.createState"),
     parse: fn<LinesProtocol<any>["parse"]>("protocol.parse"),
     finish: fn<NonNullable<LinesProtocol<any>["finish"]>>("protocol.finish").optional(),

@@ -3,16 +3,19 @@ import type { Driver, DriverStep } from "./protocols/driver.ts";
 
 /**
  * One stdout line through a driver, with the guarantees every adapter gets for
- * free: a non-JSON line, a parser that throws and an event that breaks the
- * schema are each kept as a `raw` line, never lost and never fatal.
+ * free: a non-JSON line (for JSON protocols), a parser that throws and an event
+ * that breaks the schema are each kept as a `raw` line, never lost and never fatal.
+ * Plain-text protocols get every line, blank ones included, as a string.
  */
 export function interpret<S>(driver: Driver<S>, state: S, line: string): DriverStep {
-  if (!line.trim()) return { events: [] };
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch {
-    return { events: [raw(line)] };
+  if (!line.trim() && !driver.textLines) return { events: [] };
+  let record: unknown = line;
+  if (!driver.textLines) {
+    try {
+      record = JSON.parse(line);
+    } catch {
+      return { events: [raw(line)] };
+    }
   }
   let step: DriverStep;
   try {

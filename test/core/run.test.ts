@@ -171,3 +171,19 @@ describe("runAgent", () => {
   });
 });
 
+
+describe("plain-text line protocols", () => {
+  test("every stdout line reaches parse as a string, blank lines included", async () => {
+    const { defineAdapter } = await import("../../src/plugin.ts");
+    const textAdapter = defineAdapter({
+      ...fakeAdapter,
+      id: "plain",
+      protocol: { kind: "lines", format: "text", createState: () => ({ n: 0 }), parse: (line: unknown, s: { n: number }) => [{ type: "text.delta", id: "t", text: `${s.n++}:${String(line)}\n` }] },
+    });
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ raw: "hello\n\n{\"not\":\"parsed\"}\n" }]);
+    const events = await collect(runAgent({ agent: "plain", prompt: "x", cwd: tmp.path }, { registry: createRegistry([textAdapter]), env: fake.env }));
+    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe('0:hello\n1:\n2:{"not":"parsed"}\n');
+    expect(finished(events).status).toBe("succeeded");
+  });
+});

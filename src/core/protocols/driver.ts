@@ -38,6 +38,8 @@ export interface Driver<S = any> {
   finish?: (state: S) => OdEventBody[];
   /** Keep stdin open for the session (RPC) or close it at once (one-shot line streams). */
   keepStdinOpen: boolean;
+  /** Lines are plain text, handed to `receive` as strings rather than parsed as JSON. */
+  textLines?: boolean;
 }
 
 export function defineDriver<S>(driver: Driver<S>): Driver<S> {
@@ -49,6 +51,7 @@ export function linesDriver<S>(protocol: LinesProtocol<S>): Driver<S> {
   return {
     name: "lines",
     keepStdinOpen: false,
+    textLines: protocol.format === "text",
     start: () => ({ state: protocol.createState(), send: [] }),
     receive: (record, state, line) => ({ events: protocol.parse(record, state, line) }),
     abort: () => [],
