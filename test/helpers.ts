@@ -6,6 +6,7 @@ import { groupMembers } from "../src/core/process.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const FAKE_AGENT = join(ROOT, "test/bin/fake-agent.ts");
+export const FAKE_ACP = join(ROOT, "test/bin/fake-acp.ts");
 export const FIXTURES = join(ROOT, "test/fixtures");
 export const DIST_OD = join(ROOT, "dist/od");
 
@@ -21,11 +22,11 @@ export type FakeStep = Record<string, unknown>;
  * Installs the fake agent under `name` in `<dir>/bin`, following `script`.
  * Returns the environment that puts it on PATH and where it records what it saw.
  */
-export function installFake(dir: string, name: string, script: FakeStep[]) {
+export function installFake(dir: string, name: string, script: unknown, program = FAKE_AGENT) {
   const bin = join(dir, "bin");
   mkdirSync(bin, { recursive: true });
   const exe = join(bin, name);
-  writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${FAKE_AGENT}" "$@"\n`);
+  writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${program}" "$@"\n`);
   chmodSync(exe, 0o755);
   const scriptPath = join(dir, `${name}.script.json`);
   writeFileSync(scriptPath, JSON.stringify(script));

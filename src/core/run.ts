@@ -8,6 +8,7 @@ import { interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { driverFor } from "./protocols/index.ts";
+import { askEvents, type Broker, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
 import type { Slots } from "./slots.ts";
@@ -36,6 +37,12 @@ export interface RunOptions {
   doneGraceMs?: number;
   /** Bounded concurrency: the run waits (and says so) until a slot is free. */
   slots?: Slots;
+  /** Someone to ask about the agent's permission requests; without one the mode's policy decides. */
+  broker?: Broker;
+  /** How long a broker may take before the request is denied. */
+  brokerTimeoutMs?: number;
+  /** Overrides the driver's stage watchdog (no output for this long ends the run). */
+  idleTimeoutMs?: number;
 }
 
 /**
@@ -48,7 +55,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const started = performance.now();
   const outcome = new Outcome();
   let exit: Exit = { exitCode: null, signal: null };
-  let stopped: "cancelled" | "timeout" | "final" | undefined;
+  let stopped: "cancelled" | "timeout" | "idle" | "final" | undefined;
   const emit = (body: OdEventBody): OdEvent => {
     const event = stamp(body);
     outcome.observe(event);
@@ -108,8 +115,17 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     if (request.timeoutMs) later(() => stop("timeout"), request.timeoutMs);
 
+    // The stage watchdog of drivers that declare one: silence for too long ends the run.
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const idleMs = opts.idleTimeoutMs ?? driver.idleTimeoutMs;
+    const armIdle = () => {
+      clearTimeout(idle);
+      if (idleMs) idle = setTimeout(() => stop("idle"), idleMs);
+    };
+    armIdle();
     try {
       for await (const frame of proc.lines()) {
+        armIdle();
         if (frame.kind === "too-large") {
           yield emit(tooLarge(frame.bytes));
           continue;
@@ -122,6 +138,11 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
           if (event.type === "error" && isFinal(event.code)) stop("final");
         }
         for (const m of step.send ?? []) proc.send(m);
+        for (const ask of step.asks ?? []) {
+          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, opts.broker, opts.brokerTimeoutMs);
+          for (const body of askEvents(ask, settled)) yield emit(body);
+          for (const m of ask.reply(settled.decision)) proc.send(m);
+        }
         if (step.done) {
           proc.closeStdin();
           later(() => running.cancel(opts.ladder), opts.doneGraceMs ?? 3000);
@@ -130,12 +151,15 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
       for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(body);
       exit = await proc.exited;
     } finally {
+      clearTimeout(idle);
       opts.signal?.removeEventListener("abort", onAbort);
     }
 
     for (const body of outcome.closeOpenTools()) yield emit(body);
     if (stopped === "timeout") {
       yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} did not finish within ${request.timeoutMs} ms`, "Raise --timeout, or simplify the task.")));
+    } else if (stopped === "idle") {
+      yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} sent nothing for ${Math.round((opts.idleTimeoutMs ?? driver.idleTimeoutMs ?? 0) / 1000)} s`, "The agent looks stuck; try again, or check it by hand.")));
     } else if (!stopped) {
       const closing = await outcome.closingError(adapter, exit, () => running.stderrTail());
       if (closing) yield emit(closing);

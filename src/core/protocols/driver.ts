@@ -1,5 +1,6 @@
 import type { LinesProtocol } from "../adapter.ts";
 import type { Mode, OdEventBody } from "../events.ts";
+import type { PermissionAsk } from "../permissions.ts";
 
 /** What a session driver knows about the run it drives. */
 export interface DriverContext {
@@ -19,6 +20,8 @@ export interface DriverStep {
   send?: unknown[];
   /** The agent finished its turn: close stdin and let the process exit. */
   done?: boolean;
+  /** Permission requests: the pipeline emits them, decides (policy or an attached client), and sends each reply. */
+  asks?: PermissionAsk[];
 }
 
 /**
@@ -40,6 +43,8 @@ export interface Driver<S = any> {
   keepStdinOpen: boolean;
   /** Lines are plain text, handed to `receive` as strings rather than parsed as JSON. */
   textLines?: boolean;
+  /** A stage watchdog: no output for this long ends the run with a clear error. */
+  idleTimeoutMs?: number;
 }
 
 export function defineDriver<S>(driver: Driver<S>): Driver<S> {

@@ -1,10 +1,11 @@
 import type { Adapter } from "../adapter.ts";
 import { OdError } from "../errors.ts";
 import { type Driver, linesDriver } from "./driver.ts";
+import { acp } from "./acp.ts";
 import { piRpc } from "./pi-rpc.ts";
 
 /** Session drivers by name; an adapter with a driver protocol names one of these. */
-export const drivers: Record<string, Driver> = { [piRpc.name]: piRpc };
+export const drivers: Record<string, Driver> = { [piRpc.name]: piRpc, [acp.name]: acp };
 
 export function driverFor(adapter: Adapter): Driver {
   if (adapter.protocol.kind === "lines") return linesDriver(adapter.protocol);

@@ -1,5 +1,6 @@
 import { errorFromText } from "../classify-text.ts";
-import type { Mode, OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../events.ts";
+import type { PermissionAsk } from "../permissions.ts";
 import { asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
 import { defineDriver } from "./driver.ts";
 
@@ -11,7 +12,6 @@ const PROMPT_ID = "od-prompt";
 
 export interface PiState {
   agent: { name: string; login?: string };
-  mode: Mode;
   /** Index of the current assistant message, for text/thinking part ids. */
   message: number;
 }
@@ -20,7 +20,7 @@ export const piRpc = defineDriver<PiState>({
   name: "pi-rpc",
   keepStdinOpen: true,
   start: (ctx) => ({
-    state: { agent: ctx.agent, mode: ctx.mode, message: 0 },
+    state: { agent: ctx.agent, message: 0 },
     send: [
       { id: STATE_ID, type: "get_state" },
       { id: PROMPT_ID, type: "prompt", message: ctx.prompt },
@@ -57,7 +57,7 @@ export const piRpc = defineDriver<PiState>({
         // pi keeps going after an extension throws: report it, do not fail the run.
         return { events: [{ type: "status", label: "extension error", detail: `${str(r.extensionPath) ?? "extension"}: ${str(r.error) ?? ""}` }] };
       case "extension_ui_request":
-        return dialog(r, state.mode);
+        return dialog(r);
       case "agent_end":
         return { events: [], done: true };
       case "turn_start":
@@ -115,28 +115,32 @@ function turnEnd(message: Rec | undefined, state: PiState): OdEventBody[] {
   return events;
 }
 
-/** Extension dialogs are answered by the run's policy: only `full` says yes; the rest are declined. */
-function dialog(r: Rec, mode: Mode) {
+/**
+ * Extension dialogs: a confirm or select is a permission ask (pi does not say
+ * what it guards, so policy allows it only in full mode); an input or editor
+ * needs typed text that a headless run cannot give, so it is cancelled.
+ */
+function dialog(r: Rec) {
   const method = str(r.method) ?? "";
   const id = str(r.id) ?? "";
   if (!DIALOGS.has(method)) return { events: [] }; // notify, setStatus, ...: fire-and-forget
-  const options = Array.isArray(r.options) ? r.options.filter((o): o is string => typeof o === "string") : undefined;
   const detail = [str(r.title), str(r.message)].filter(Boolean).join(": ") || undefined;
-  const allow = mode === "full" && (method === "confirm" || (method === "select" && options?.length));
-  const reply = !allow
-    ? { type: "extension_ui_response", id, ...(method === "confirm" ? { confirmed: false } : { cancelled: true }) }
-    : method === "confirm"
-      ? { type: "extension_ui_response", id, confirmed: true }
-      : { type: "extension_ui_response", id, value: options![0] };
-  const events: OdEventBody[] = [
-    { type: "permission.request", id, tool: `pi extension ${method}`, detail, options },
-    {
-      type: "permission.decision",
-      id,
-      decision: allow ? "allow" : "deny",
-      by: "policy",
-      reason: allow ? "full mode" : method === "input" || method === "editor" ? "nobody can type an answer in a headless run" : `${mode} mode declines extension dialogs`,
-    },
-  ];
-  return { events, send: [reply] };
+  if (method === "input" || method === "editor") {
+    return { events: [{ type: "status" as const, label: "extension dialog cancelled", detail: `${method}: ${detail ?? ""} (nobody can type an answer in a headless run)` }], send: [{ type: "extension_ui_response", id, cancelled: true }] };
+  }
+  const options = Array.isArray(r.options) ? r.options.filter((o): o is string => typeof o === "string") : undefined;
+  const ask: PermissionAsk = {
+    id,
+    tool: `pi extension ${method}`,
+    kind: "other",
+    detail,
+    options,
+    reply: (decision) =>
+      method === "confirm"
+        ? [{ type: "extension_ui_response", id, confirmed: decision === "allow" }]
+        : decision === "allow" && options?.length
+          ? [{ type: "extension_ui_response", id, value: options[0] }]
+          : [{ type: "extension_ui_response", id, cancelled: true }],
+  };
+  return { events: [], asks: [ask] };
 }

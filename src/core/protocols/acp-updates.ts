@@ -1,0 +1,77 @@
+import type { OdEventBody } from "../events.ts";
+import { arr, asRecord, type Rec, str, textOf } from "../parse-helpers.ts";
+
+/** Per-run bookkeeping for session/update: text part numbering and tool calls accumulated by id. */
+export interface UpdateState {
+  /** Bumped whenever something else comes between two message chunks, so each text run has its own id. */
+  part: number;
+  lastKind?: string;
+  tools: Map<string, { called: boolean; done: boolean }>;
+  /** While a session/load replays history, updates are the past: they are not re-emitted. */
+  loading?: boolean;
+}
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "canceled", "error", "succeeded", "success"]);
+const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
+const DROPPED = new Set(["available_commands_update", "session_info_update", "usage_update", "config_option_update", "user_message_chunk"]);
+
+export function sessionUpdate(update: unknown, state: UpdateState, line: string): OdEventBody[] {
+  const u = asRecord(update);
+  const kind = str(u?.sessionUpdate);
+  if (!u || !kind) return [{ type: "raw", stream: "stdout", line }];
+  if (state.loading || DROPPED.has(kind)) return [];
+  if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.part++;
+  state.lastKind = kind;
+  switch (kind) {
+    case "agent_message_chunk":
+    case "agent_thought_chunk": {
+      const text = str(asRecord(u.content)?.text);
+      if (!text) return [];
+      return [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }];
+    }
+    case "tool_call":
+    case "tool_call_update":
+      return toolEvents(u, state);
+    case "plan": {
+      const entries = arr(u.entries).map((e) => `${str(asRecord(e)?.status) === "completed" ? "✓" : "·"} ${str(asRecord(e)?.content) ?? ""}`);
+      return [{ type: "status", label: "plan", detail: entries.join("\n") }];
+    }
+    case "current_mode_update":
+      return [{ type: "status", label: "mode", detail: str(u.currentModeId) }];
+    default:
+      return [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+/** One tool.call per id (at its first sighting), one tool.result when its status turns terminal. */
+function toolEvents(u: Rec, state: UpdateState): OdEventBody[] {
+  const id = str(u.toolCallId);
+  if (!id) return [];
+  const tool = state.tools.get(id) ?? { called: false, done: false };
+  state.tools.set(id, tool);
+  const events: OdEventBody[] = [];
+  if (!tool.called) {
+    tool.called = true;
+    const locations = arr(u.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+    events.push({ type: "tool.call", id, name: str(u.title) ?? str(u.kind) ?? "tool", input: u.rawInput ?? (locations.length ? { locations } : {}) });
+  }
+  const status = str(u.status);
+  if (status && TERMINAL.has(status) && !tool.done) {
+    tool.done = true;
+    events.push({ type: "tool.result", id, output: outputOf(u), isError: FAILED.has(status) });
+  }
+  return events;
+}
+
+/** ACP tool content: text blocks, diffs (shown as what changed where), terminals; else rawOutput. */
+function outputOf(u: Rec): string {
+  const parts = arr(u.content).flatMap((c) => {
+    const r = asRecord(c);
+    if (r?.type === "content") return textOf([asRecord(r.content)]);
+    if (r?.type === "diff") return `diff ${str(r.path) ?? ""}`;
+    if (r?.type === "terminal") return `terminal ${str(r.terminalId) ?? ""}`;
+    return [];
+  });
+  if (parts.length) return parts.join("\n");
+  return u.rawOutput === undefined ? "" : textOf(u.rawOutput);
+}
