@@ -26,11 +26,12 @@ export function installFake(dir: string, name: string, script: unknown, program 
   const bin = join(dir, "bin");
   mkdirSync(bin, { recursive: true });
   const exe = join(bin, name);
-  writeFileSync(exe, `#!/bin/sh\nexec "${process.execPath}" "${program}" "$@"\n`);
-  chmodSync(exe, 0o755);
   const scriptPath = join(dir, `${name}.script.json`);
   writeFileSync(scriptPath, JSON.stringify(script));
   const recordPath = join(dir, `${name}.record.json`);
+  // Each fake carries its own script, so several can share one PATH.
+  writeFileSync(exe, `#!/bin/sh\nFAKE_SCRIPT="${scriptPath}" FAKE_RECORD="${recordPath}" exec "${process.execPath}" "${program}" "$@"\n`);
+  chmodSync(exe, 0o755);
   const env: Record<string, string> = {
     PATH: `${bin}:/usr/bin:/bin`,
     HOME: dir,

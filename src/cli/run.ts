@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import { loadRegistry } from "../core/registry.ts";
@@ -5,6 +6,7 @@ import { planRun, runAgent } from "../core/run.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { createTextRenderer } from "./render.ts";
+import { ttyBroker } from "./tty-broker.ts";
 
 export default odCommand({
   meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
@@ -18,6 +20,7 @@ export default odCommand({
     resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
     timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
     json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
+    ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
     "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
   },
   async run({ args }) {
@@ -51,7 +54,9 @@ export default odCommand({
       : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
     let firstError: OdError | undefined;
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
-    for await (const event of runAgent(request, { registry, signal: controller.signal })) {
+    const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker() : undefined;
+    if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
+    for await (const event of runAgent(request, { registry, signal: controller.signal, broker })) {
       if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
       if (event.type === "run.finished") finished = event;
       render(event);

@@ -88,10 +88,12 @@ export async function settle(ask: PermissionAsk, mode: Mode, cwd: string, broker
   }
 }
 
-/** The two events that show an ask and its outcome. */
-export function askEvents(ask: PermissionAsk, settled: Settled): [OdEventBody, OdEventBody] {
-  return [
-    { type: "permission.request", id: ask.id, tool: ask.tool, detail: ask.detail, options: ask.options },
-    { type: "permission.decision", id: ask.id, decision: settled.decision, by: settled.by, reason: settled.reason },
-  ];
+/** The event that shows an ask, emitted before anyone decides it. */
+export function requestEvent(ask: PermissionAsk): OdEventBody {
+  return { type: "permission.request", id: ask.id, tool: ask.tool, detail: ask.detail, options: ask.options };
+}
+
+/** The event that shows how an ask was decided. */
+export function decisionEvent(ask: PermissionAsk, settled: Settled): OdEventBody {
+  return { type: "permission.decision", id: ask.id, decision: settled.decision, by: settled.by, reason: settled.reason };
 }

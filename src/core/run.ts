@@ -8,7 +8,7 @@ import { interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { driverFor } from "./protocols/index.ts";
-import { askEvents, type Broker, settle } from "./permissions.ts";
+import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
 import type { Slots } from "./slots.ts";
@@ -139,8 +139,9 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         }
         for (const m of step.send ?? []) proc.send(m);
         for (const ask of step.asks ?? []) {
+          yield emit(requestEvent(ask));
           const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, opts.broker, opts.brokerTimeoutMs);
-          for (const body of askEvents(ask, settled)) yield emit(body);
+          yield emit(decisionEvent(ask, settled));
           for (const m of ask.reply(settled.decision)) proc.send(m);
         }
         if (step.done) {

@@ -1,5 +1,6 @@
 import { OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
+import type { Broker, Decision } from "../core/permissions.ts";
 import type { Registry } from "../core/registry.ts";
 import type { RunLog, RunSummary } from "../core/run-log.ts";
 import { type RunRequest, runAgent } from "../core/run.ts";
@@ -20,6 +21,8 @@ export interface RunStoreDeps {
   log: RunLog;
   slots: Slots;
   env?: Record<string, string | undefined>;
+  /** How long a permission question waits for the browser before it is denied. */
+  askTimeoutMs?: number;
 }
 
 /**
@@ -29,16 +32,20 @@ export interface RunStoreDeps {
  */
 export class RunStore {
   private readonly live = new Map<string, LiveRun>();
+  /** Permission questions waiting for the browser, by `${runId}/${askId}`. */
+  private readonly asks = new Map<string, (decision: Decision | undefined) => void>();
 
   constructor(private readonly deps: RunStoreDeps) {}
 
-  start(request: RunRequest): string {
+  /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies). */
+  start(request: RunRequest, opts: { ask?: boolean } = {}): string {
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     const run: LiveRun = { request, events: [], listeners: new Set(), controller, done: Promise.resolve() };
     this.deps.log.create(runId, request);
     run.done = (async () => {
-      const events = runAgent(request, { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots });
+      const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
+      const events = runAgent(request, { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots, broker, brokerTimeoutMs: this.deps.askTimeoutMs });
       for await (const event of events) {
         run.events.push(event);
         this.deps.log.append(event);
@@ -49,6 +56,26 @@ export class RunStore {
     // Keep finished runs in memory for quick replay until the next ones push them out; the log has them forever.
     run.done.finally(() => setTimeout(() => this.live.delete(runId), 60_000).unref?.());
     return runId;
+  }
+
+  private waitForDecision(runId: string, askId: string, signal: AbortSignal): Promise<Decision | undefined> {
+    const key = `${runId}/${askId}`;
+    return new Promise((resolve) => {
+      this.asks.set(key, resolve);
+      signal.addEventListener("abort", () => {
+        this.asks.delete(key);
+        resolve(undefined);
+      });
+    });
+  }
+
+  /** The browser's answer to a pending permission request; false when nothing waits for it. */
+  decide(runId: string, askId: string, decision: Decision): boolean {
+    const resolve = this.asks.get(`${runId}/${askId}`);
+    if (!resolve) return false;
+    this.asks.delete(`${runId}/${askId}`);
+    resolve(decision);
+    return true;
   }
 
   /** Replays events with seq > after, then calls `listener` for each live one. Returns the unsubscribe. */

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Mode } from "../../src/core/events.ts";
 import { interpret } from "../../src/core/interpret.ts";
-import { askEvents, policyDecision } from "../../src/core/permissions.ts";
+import { decisionEvent, policyDecision, requestEvent } from "../../src/core/permissions.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
 import { loadRegistry } from "../../src/core/registry.ts";
 import { FIXTURES } from "../helpers.ts";
@@ -37,7 +37,7 @@ export function replay(adapterId: string, lines: string[], mode: Mode) {
     for (const ask of step.asks ?? []) {
       // What the pipeline does with nobody attached: the mode's policy decides.
       const settled = { ...policyDecision(ask, mode, "/work/project"), by: "policy" as const };
-      out.events.push(...askEvents(ask, settled));
+      out.events.push(requestEvent(ask), decisionEvent(ask, settled));
       out.sent.push(...ask.reply(settled.decision));
     }
     if (step.done) out.done = true;

@@ -57,7 +57,9 @@ describe.skipIf(skip)("web UI (chromium)", () => {
 
   test("a new user starts a run and sees text and a tool call stream in", async () => {
     await page.locator("#agent option").first().waitFor({ state: "attached" });
-    expect(await page.locator("#agent option").count()).toBe(1);
+    // The fake ACP agent is not installed here: listed, but disabled with its install hint.
+    expect(await page.locator("#agent option[value=fake-acp]").isDisabled()).toBe(true);
+    expect(await page.locator("#agent option[value=fake-acp]").textContent()).toContain("not installed");
     expect(await page.locator("#agent").inputValue()).toBe("fake");
     await runPrompt("write the file");
     await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();

@@ -1,25 +1,14 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { validateAdapter } from "../../src/core/adapter.ts";
 import type { Mode } from "../../src/core/events.ts";
 import { type Broker, policyDecision } from "../../src/core/permissions.ts";
 import { createRegistry } from "../../src/core/registry.ts";
 import { runAgent, type RunOptions } from "../../src/core/run.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../helpers.ts";
+import { fakeAcpAdapter } from "../support/fake-adapter.ts";
 
-const acpAdapter = validateAdapter({
-  id: "fake-acp",
-  name: "Fake ACP",
-  install: "nothing",
-  login: "fake-acp login",
-  bin: "fake-acp",
-  capabilities: { streaming: true, resume: true, readOnly: true },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-});
-const registry = createRegistry([acpAdapter]);
+const registry = createRegistry([fakeAcpAdapter]);
 const fast = { intMs: 200, termMs: 200, killMs: 300 };
 
 // What the fake agent recorded: loose JSON-RPC frames.

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { alive, tmpdir } from "../helpers.ts";
+import { alive, FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { eventsOf, HOST, readFrames, TOKEN, testApp } from "./support.ts";
 
 const answer = [{ read: "all" }, { stdout: { t: "session", v: "s-1" } }, { stdout: { t: "tool", id: "c1", name: "Write" } }, { stdout: { t: "result", id: "c1" } }, { stdout: { t: "text", v: "done" } }];
@@ -114,9 +114,39 @@ describe("runs API", () => {
     await using tmp = tmpdir();
     const { request } = testApp(tmp.path, answer);
     const agents = (await (await request("/api/agents")).json()) as { agents: Array<{ id: string; installed: boolean }> };
-    expect(agents.agents).toEqual([expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] })]);
+    expect(agents.agents.find((a) => a.id === "fake")).toEqual(expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] }));
     expect(await (await request("/api/agents/fake/models")).json()).toEqual({ models: ["default"], efforts: ["low", "high"] });
     const schema = (await (await request("/api/schema/events")).json()) as { oneOf: unknown[] };
     expect(schema.oneOf.length).toBe(13);
+  });
+});
+
+describe("permission relay", () => {
+  test("with ask, the browser's answer decides; without a pending question the answer is refused", async () => {
+    await using tmp = tmpdir();
+    const { request } = testApp(tmp.path, [], {});
+    const acpScript = {
+      turn: [
+        {
+          permission: {
+            toolCall: { toolCallId: "tc-1", title: "Run ls", kind: "execute" },
+            options: [
+              { optionId: "ok", name: "Allow", kind: "allow_once" },
+              { optionId: "no", name: "Reject", kind: "reject_once" },
+            ],
+          },
+        },
+        { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "after" } } },
+      ],
+    };
+    installFake(tmp.path, "fake-acp", acpScript, FAKE_ACP);
+    const { runId } = (await (await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "read-only", ask: true } })).json()) as { runId: string };
+    const asked = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!, (f) => f.event === "permission.request"));
+    const ask = asked.at(-1) as { id: string };
+    expect((await request(`/api/runs/${runId}/permissions/nope`, { method: "POST", json: { decision: "allow" } })).status).toBe(404);
+    expect((await request(`/api/runs/${runId}/permissions/${ask.id}`, { method: "POST", json: { decision: "allow" } })).status).toBe(200);
+    const all = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!));
+    expect(all.find((e) => e.type === "permission.decision")).toMatchObject({ decision: "allow", by: "user" });
+    expect(all.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
   });
 });

@@ -6,11 +6,11 @@ import type { OdEvent } from "../../src/core/events.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RunStore } from "../../src/server/runs.ts";
 import { type FakeStep, installFake } from "../helpers.ts";
-import { fakeAdapter } from "../support/fake-adapter.ts";
+import { fakeAcpAdapter, fakeAdapter } from "../support/fake-adapter.ts";
 
 export const TOKEN = "test-token-123";
 export const HOST = "127.0.0.1:7456";
-export const registry = createRegistry([fakeAdapter]);
+export const registry = createRegistry([fakeAdapter, fakeAcpAdapter]);
 
 /** An in-process app over a fake agent in `dir`, the way hono's own tests use `app.request()`. */
 export function testApp(dir: string, script: FakeStep[], opts: { maxRuns?: number; heartbeatMs?: number } = {}) {

@@ -45,3 +45,16 @@ export const fakeAdapter = defineAdapter({
   classify: ({ stderrTail }) =>
     stderrTail.includes("401") ? { code: "AGENT_AUTH_REQUIRED", message: "key rejected", hint: "fake login" } : undefined,
 });
+
+/** An ACP agent, played by test/bin/fake-acp.ts. */
+export const fakeAcpAdapter = defineAdapter({
+  id: "fake-acp",
+  name: "Fake ACP",
+  install: "nothing",
+  login: "fake-acp login",
+  bin: "fake-acp",
+  capabilities: { streaming: true, resume: true, readOnly: true },
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["acp"] }),
+  protocol: { kind: "driver", driver: "acp" },
+});

@@ -12,7 +12,11 @@ import { resumeAfter, runEvents } from "../sse.ts";
 const Body = RunRequest.extend({
   cwd: z.string().refine(isAbsolute, "cwd must be an absolute path"),
   skills: z.array(z.string()).optional(),
+  /** Relay the agent's permission requests to this client instead of deciding by policy. */
+  ask: z.boolean().optional(),
 });
+
+const DecisionBody = z.object({ decision: z.enum(["allow", "deny"]) });
 
 async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Registry) {
   let raw: unknown;
@@ -23,22 +27,35 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Regi
   }
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
-  const { skills: _skills, ...request } = parsed.data;
+  const { skills: _skills, ask, ...request } = parsed.data;
   if (!registry.get(request.agent)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, "GET /api/agents lists them.");
   let isDir = false;
   try {
     isDir = statSync(request.cwd).isDirectory();
   } catch {}
   if (!isDir) throw new OdError("INVALID_REQUEST", `cwd is not an existing directory: ${request.cwd}`);
-  return request;
+  return { request, ask };
 }
 
 export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: number) {
   return new Hono()
-    .post("/runs", async (c) => c.json({ runId: store.start(await readBody(c, registry)) }, 201))
+    .post("/runs", async (c) => {
+      const { request, ask } = await readBody(c, registry);
+      return c.json({ runId: store.start(request, { ask }) }, 201);
+    })
     .get("/runs", (c) => c.json({ runs: store.list(Number(c.req.query("limit") ?? 50) || 50) }))
     .get("/runs/:id", (c) => c.json(store.summary(c.req.param("id"))))
     .get("/runs/:id/events", (c) => runEvents(c, store, c.req.param("id"), resumeAfter(c), heartbeatMs))
     .post("/runs/:id/cancel", (c) => c.json({ cancelled: store.cancel(c.req.param("id")) }, 202))
-    .post("/chat", async (c) => runEvents(c, store, store.start(await readBody(c, registry)), -1, heartbeatMs));
+    .post("/runs/:id/permissions/:askId", async (c) => {
+      const parsed = DecisionBody.safeParse(await c.req.json().catch(() => undefined));
+      if (!parsed.success) throw new OdError("INVALID_REQUEST", 'Send {"decision": "allow" | "deny"}');
+      if (!store.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
+        throw new OdError("RUN_NOT_FOUND", "No permission request is waiting under that id", "It may have timed out, or been answered already.");
+      return c.json({ ok: true });
+    })
+    .post("/chat", async (c) => {
+      const { request, ask } = await readBody(c, registry);
+      return runEvents(c, store, store.start(request, { ask }), -1, heartbeatMs);
+    });
 }

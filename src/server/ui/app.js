@@ -61,6 +61,7 @@ async function start(event) {
   if ($("model").value && $("model").value !== "default") body.model = $("model").value;
   if ($("effort").value) body.effort = $("effort").value;
   if ($("continue").checked && state.sessionId) body.resume = state.sessionId;
+  if ($("ask").checked) body.ask = true;
   try {
     const { runId } = await api("/runs", { method: "POST", body: JSON.stringify(body) });
     $("prompt").value = "";
@@ -98,7 +99,22 @@ function watch(runId) {
     if (e.isError) box.classList.add("failed");
     box.append(el("pre", { textContent: e.output }));
   });
-  on("permission.decision", (e) => out.append(el("div", { className: "status", textContent: `· permission ${e.decision} (${e.reason ?? e.by})` })));
+  on("permission.request", (e) => {
+    const answer = (decision) => api(`/runs/${runId}/permissions/${encodeURIComponent(e.id)}`, { method: "POST", body: JSON.stringify({ decision }) }).catch(() => {});
+    const box = el(
+      "div",
+      { className: "permission", role: "group", ariaLabel: "Permission request" },
+      el("span", { textContent: `? ${e.tool}${e.detail ? `: ${e.detail}` : ""} ` }),
+      el("button", { type: "button", textContent: "Allow", onclick: () => answer("allow") }),
+      el("button", { type: "button", textContent: "Deny", onclick: () => answer("deny") }),
+    );
+    parts.set(`perm${e.id}`, out.appendChild(box));
+  });
+  on("permission.decision", (e) => {
+    const line = el("div", { className: "status", textContent: `· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.reason ?? e.by})` });
+    const box = parts.get(`perm${e.id}`);
+    box ? box.replaceWith(line) : out.append(line);
+  });
   on("usage", (e) => ($("usage").textContent = [e.inputTokens !== undefined && `${e.inputTokens} in`, e.outputTokens !== undefined && `${e.outputTokens} out`, e.costUsd !== undefined && `$${e.costUsd.toFixed(4)}`].filter(Boolean).join(" · ")));
   on("error", (e) => out.append(el("div", { className: "error", textContent: `✗ ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` })));
   on("run.finished", (e) => {
