@@ -1,3 +1,4 @@
+import { tmpdir } from "node:os";
 import { killGroup } from "./process.ts";
 
 export interface ProbeResult {
@@ -29,7 +30,8 @@ export async function probe(cmd: string[], opts: { env: Record<string, string | 
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn(cmd, { env: opts.env, cwd: opts.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
+    // A neutral folder: a probe must not read (or write) the user's project.
+    proc = Bun.spawn(cmd, { env: opts.env, cwd: opts.cwd ?? tmpdir(), stdin: "ignore", stdout: "pipe", stderr: "pipe", detached: true });
   } catch {
     return { exitCode: null, output: "", timedOut: false, failedToStart: true };
   }

@@ -109,7 +109,8 @@ describe("od doctor", () => {
     expect(fake.recorded().argv).toContain("plan"); // read-only
     expect(JSON.stringify(report)).not.toContain("ANTHROPIC_API_KEY=");
 
-    const writer = installFake(tmp.path, "claude", [{ read: "all" }, { touch: "oops.txt" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    // Only the live prompt writes; detection's probes (--version, auth status) must not.
+    const writer = installFake(tmp.path, "claude", [{ read: "all" }, { ifStdin: "connectivity check", then: [{ touch: "oops.txt" }] }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
     const bad = od(["doctor", "--live"], writer.env);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
