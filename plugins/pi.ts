@@ -32,7 +32,9 @@ export default defineAdapter({
     models: { args: ["--list-models"], parse: parseModelTable },
   },
   efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  // pi loads skills from .pi/skills in the working directory (docs/skills.md).
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
+  skillTarget: ".pi/skills",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({
     argv: [

@@ -12,6 +12,7 @@ const main = defineCommand({
     models: () => load(import("./cli/models.ts")),
     doctor: () => load(import("./cli/doctor.ts")),
     plugins: () => load(import("./cli/plugins.ts")),
+    skills: () => load(import("./cli/skills.ts")),
     serve: () => load(import("./cli/serve.ts")),
   },
 });

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { builtinPlugins, GENERATED, render } from "../scripts/gen-registry.ts";
+import { builtinPlugins, builtinSkillFiles, GENERATED, GENERATED_SKILLS, render, renderSkills } from "../scripts/gen-registry.ts";
 import { eventJsonSchema } from "../src/core/events.ts";
 import { ROOT } from "./helpers.ts";
 
@@ -32,8 +32,9 @@ describe("structure", () => {
     }
   });
 
-  test("the generated built-in list is fresh (run `npm run gen`)", () => {
+  test("the generated built-in lists are fresh (run `npm run gen`)", () => {
     expect(readFileSync(GENERATED, "utf8")).toBe(render(builtinPlugins()));
+    expect(readFileSync(GENERATED_SKILLS, "utf8")).toBe(renderSkills(builtinSkillFiles()));
   });
 
   test("the event model exports as JSON Schema, one variant per event type", () => {

@@ -34,6 +34,7 @@ export default defineAdapter({
   },
   efforts: ["low", "medium", "high", "xhigh", "max"],
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
+  skillTarget: ".claude/skills",
   // `-p` with no prompt argument reads the prompt from stdin.
   prompt: { via: "stdin" },
   invoke: (ctx) => ({

@@ -19,6 +19,7 @@ export default odCommand({
     mode: { type: "enum", options: ["read-only", "edit", "full"], default: "edit", description: "What the agent may do: read-only, edit (files in cwd), full (bypass approvals)" },
     resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
     timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
+    skill: { type: "string", alias: "s", description: "Use a skill (repeatable, or comma-separated; see `od skills`)", valueHint: "name" },
     json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
     ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
     "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
@@ -28,7 +29,8 @@ export default odCommand({
     const timeoutMs = args.timeout === undefined ? undefined : seconds(args.timeout);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
-    const request = { agent: args.agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs };
+    const skills = ([] as string[]).concat(args.skill ?? []).flatMap((s) => String(s).split(",")).map((s) => s.trim()).filter(Boolean);
+    const request = { agent: args.agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills };
 
     if (args["dry-run"]) {
       const plan = await planRun(request, { registry });

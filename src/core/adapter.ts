@@ -135,6 +135,8 @@ export const AdapterSchema = z
       relayApprovals: z.boolean().default(false),
       skills: z.enum(["native", "prompt", "file"]).default("prompt"),
     }),
+    /** Where skills go: for "native" a folder in the cwd (".claude/skills"), for "file" a file ("AGENTS.md", ".cursor/rules/{name}.mdc"). */
+    skillTarget: z.string().optional(),
     prompt: z.object({
       via: z.enum(["stdin", "file", "argv", "protocol"]),
       maxPromptArgBytes: z.number().int().positive().optional(),
@@ -146,6 +148,10 @@ export const AdapterSchema = z
   .refine((a) => a.prompt.via !== "argv" || a.prompt.maxPromptArgBytes !== undefined, {
     message: "an adapter that passes the prompt in argv must declare prompt.maxPromptArgBytes",
     path: ["prompt", "maxPromptArgBytes"],
+  })
+  .refine((a) => a.capabilities.skills === "prompt" || a.skillTarget !== undefined, {
+    message: 'a "native" or "file" skill strategy needs skillTarget',
+    path: ["skillTarget"],
   })
   .refine((a) => (a.prompt.via === "protocol") === (a.protocol.kind === "driver"), {
     message: "prompt.via 'protocol' goes with a driver protocol, and only with one",

@@ -11,6 +11,8 @@ import { driverFor } from "./protocols/index.ts";
 import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
+import { type AppliedSkills, applySkills } from "./skill-apply.ts";
+import { loadSkills, type Skill, type SkillCatalog } from "./skills.ts";
 import type { Slots } from "./slots.ts";
 
 export const RunRequest = z.object({
@@ -22,6 +24,8 @@ export const RunRequest = z.object({
   effort: z.string().min(1).optional(),
   resume: z.string().min(1).optional(),
   timeoutMs: z.number().int().positive().optional(),
+  /** Skills by name (`od skills` lists them). */
+  skills: z.array(z.string().min(1)).default([]),
 });
 export type RunRequest = z.input<typeof RunRequest>;
 
@@ -43,6 +47,8 @@ export interface RunOptions {
   brokerTimeoutMs?: number;
   /** Overrides the driver's stage watchdog (no output for this long ends the run). */
   idleTimeoutMs?: number;
+  /** The skills to choose from (default: bundled, ~/.open-design/skills). */
+  skills?: SkillCatalog;
 }
 
 /**
@@ -64,10 +70,15 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
 
   let proc: AgentProcess | undefined;
   let release: (() => void) | undefined;
+  let applied: AppliedSkills | undefined;
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
   try {
-    const { adapter, request } = await prepare(input, opts);
+    const { adapter, request, skills } = await prepare(input, opts);
+    if (skills.length) {
+      applied = await applySkills(skills, adapter, request.cwd, request.prompt);
+      request.prompt = applied.prompt;
+    }
     const bin = resolveExecutable(adapter, opts.env ?? process.env).path;
     if (opts.slots) {
       release = opts.slots.tryAcquire();
@@ -97,6 +108,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
       effort: request.effort,
       mode: request.mode,
     });
+    for (const note of applied?.notes ?? []) yield emit(note);
 
     const { state, send } = driver.start(ctx);
     for (const m of send) proc.send(m);
@@ -175,6 +187,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     // Reached on a normal end, and also when the consumer stops iterating early.
     if (proc && (await isRunning(proc))) await proc.cancel(opts.ladder);
     release?.();
+    applied?.undo(); // even after a failure or a cancel: the user's folder is left as it was
   }
 
   const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
@@ -190,6 +203,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
 }
 
 /** Everything that can fail before a process exists, in the order a user would fix it. */
+/** Everything that can fail before a process exists, in the order a user would fix it; it writes nothing. */
 async function prepare(input: RunRequest, opts: RunOptions) {
   const parsed = RunRequest.safeParse(input);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
@@ -209,7 +223,18 @@ async function prepare(input: RunRequest, opts: RunOptions) {
     throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
-  return { adapter, request };
+  const skills = await resolveSkills(request.skills, opts);
+  // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
+  const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;
+  return { adapter, request, skills, composed };
+}
+
+async function resolveSkills(names: string[], opts: RunOptions): Promise<Skill[]> {
+  if (!names.length) return [];
+  const catalog = opts.skills ?? (await loadSkills([], opts.env ?? process.env));
+  const unknown = names.filter((s) => !catalog.skills.has(s));
+  if (unknown.length) throw new OdError("INVALID_REQUEST", `Unknown skill${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`).`);
+  return names.map((s) => catalog.skills.get(s)!);
 }
 
 /** What `runAgent` would spawn, without spawning: for `--dry-run`. */
@@ -228,7 +253,8 @@ export interface RunPlan {
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise<RunPlan> {
-  const { adapter, request } = await prepare(input, opts);
+  const { adapter, request, composed } = await prepare(input, opts);
+  request.prompt = composed;
   let bin = adapter.bin;
   let resolved = true;
   try {

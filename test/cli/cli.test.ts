@@ -1,5 +1,6 @@
 /** The compiled binary, end to end, with the fake agent standing in for the real CLIs. */
 import { describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { OdEvent } from "../../src/core/events.ts";
 import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
@@ -114,5 +115,20 @@ describe("od doctor", () => {
     const bad = od(["doctor", "--live"], writer.env);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
+  });
+});
+
+describe("od skills (compiled)", () => {
+  test("the bundled skills are embedded in the binary and --skill composes them into the invocation", async () => {
+    await using tmp = tmpdir();
+    const env = { PATH: "/usr/bin:/bin", HOME: tmp.path };
+    const list = JSON.parse(od(["skills", "--json"], env).out);
+    expect(list.skills.map((s: { name: string }) => s.name).sort()).toEqual(["code-review", "commit-message", "web-page"]);
+    expect(list.skills.find((s: { name: string }) => s.name === "web-page").files).toContain("assets/template.html");
+    const plan = JSON.parse(od(["run", "--agent", "claude", "--dry-run", "--json", "--skill", "code-review", "--cwd", tmp.path, "look at this"], env).out);
+    expect(plan.stdin).toBe('Use the skill "code-review" (.claude/skills/code-review) for this task.\n\n---\n\nlook at this');
+    const pi = JSON.parse(od(["run", "--agent", "pi", "--dry-run", "--json", "--skill", "commit-message,code-review", "--cwd", tmp.path, "x"], env).out);
+    expect(pi.stdin).toContain('Use the skills \\"commit-message\\" (.pi/skills/commit-message), \\"code-review\\" (.pi/skills/code-review)');
+    expect(readdirSync(tmp.path)).toEqual([]); // a dry run places nothing
   });
 });

@@ -3,6 +3,7 @@ import { detectCached } from "../../core/detect-cache.ts";
 import { OdError } from "../../core/errors.ts";
 import { eventJsonSchema } from "../../core/events.ts";
 import type { Registry } from "../../core/registry.ts";
+import { loadSkills } from "../../core/skills.ts";
 import { VERSION } from "../../version.ts";
 
 /** Health, version, the event schema, and what agents this machine has. */
@@ -11,7 +12,10 @@ export function metaRoutes(registry: Registry, env?: Record<string, string | und
     .get("/health", (c) => c.json({ ok: true }))
     .get("/version", (c) => c.json({ version: VERSION, cwd: process.cwd() }))
     .get("/schema/events", (c) => c.json(eventJsonSchema()))
-    .get("/skills", (c) => c.json({ skills: [] }))
+    .get("/skills", async (c) => {
+      const catalog = await loadSkills([], env);
+      return c.json({ skills: [...catalog.skills.values()].map((s) => ({ ...s.meta, source: s.source })), errors: catalog.errors });
+    })
     .get("/agents", async (c) => {
       // The disk cache answers in milliseconds; ?refresh=1 (or SIGHUP to `od serve`) probes again.
       const { detections: found } = await detectCached(registry.list().map((e) => e.adapter), { env, refresh: Boolean(c.req.query("refresh")) });

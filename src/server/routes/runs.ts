@@ -11,7 +11,6 @@ import { resumeAfter, runEvents } from "../sse.ts";
 /** What a client may ask for: the pipeline's request, with an absolute, existing cwd. */
 const Body = RunRequest.extend({
   cwd: z.string().refine(isAbsolute, "cwd must be an absolute path"),
-  skills: z.array(z.string()).optional(),
   /** Relay the agent's permission requests to this client instead of deciding by policy. */
   ask: z.boolean().optional(),
 });
@@ -27,7 +26,7 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Regi
   }
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
-  const { skills: _skills, ask, ...request } = parsed.data;
+  const { ask, ...request } = parsed.data;
   if (!registry.get(request.agent)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, "GET /api/agents lists them.");
   let isDir = false;
   try {

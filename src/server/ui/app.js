@@ -46,6 +46,11 @@ function resetSession() {
   $("session").textContent = "";
 }
 
+async function loadSkills() {
+  const { skills } = await api("/skills");
+  $("skills").replaceChildren(...skills.map((s) => el("option", { value: s.name, textContent: `${s.name} — ${s.description}`, title: s.description })));
+}
+
 async function loadRuns() {
   const { runs } = await api("/runs?limit=30");
   $("runs").replaceChildren(
@@ -62,6 +67,8 @@ async function start(event) {
   if ($("effort").value) body.effort = $("effort").value;
   if ($("continue").checked && state.sessionId) body.resume = state.sessionId;
   if ($("ask").checked) body.ask = true;
+  const skills = [...$("skills").selectedOptions].map((o) => o.value);
+  if (skills.length) body.skills = skills;
   try {
     const { runId } = await api("/runs", { method: "POST", body: JSON.stringify(body) });
     $("prompt").value = "";
@@ -141,4 +148,4 @@ $("prompt").addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey |
 const { version, cwd } = await api("/version");
 $("version").textContent = `v${version}`;
 $("cwd").value = cwd;
-await Promise.all([loadAgents(), loadRuns()]);
+await Promise.all([loadAgents(), loadRuns(), loadSkills()]);

@@ -1,0 +1,19 @@
+import { loadSkills } from "../core/skills.ts";
+import { odCommand } from "./command.ts";
+import { printJson, table } from "./table.ts";
+
+export default odCommand({
+  meta: { name: "skills", description: "List the skills od can give an agent (bundled, ~/.open-design/skills, --skills-dir)" },
+  args: {
+    json: { type: "boolean", description: "Print JSON for scripts" },
+    "skills-dir": { type: "string", description: "Another folder of skills (shadows the others by name)" },
+  },
+  async run({ args }) {
+    const catalog = await loadSkills(args["skills-dir"] ? [args["skills-dir"]] : []);
+    const skills = [...catalog.skills.values()].map((s) => ({ ...s.meta, source: s.source, files: Object.keys(s.files).sort() }));
+    if (catalog.errors.length) process.exitCode = 1;
+    if (args.json) return printJson({ skills, errors: catalog.errors });
+    process.stdout.write(`${table(["skill", "description", "source"], skills.map((s) => [s.name, s.description, s.source]))}\n`);
+    for (const e of catalog.errors) process.stderr.write(`broken skill ${e.path}: ${e.error}\n`);
+  },
+});
