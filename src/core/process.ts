@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { OdError } from "./errors.ts";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
+import { comSpecOf, windowsLaunch } from "./windows.ts";
 
 export interface SpawnSpec {
   /** Executable first, then its arguments. Never a shell string. */
@@ -93,8 +94,11 @@ export class AgentProcess {
 
 function spawn(spec: SpawnSpec) {
   const stdin = spec.stdin === undefined ? "ignore" : spec.stdin === "pipe" ? "pipe" : new Blob([spec.stdin]);
+  // On Windows a .cmd/.bat shim runs through ComSpec, built by the function the budget guard measures.
+  const launch = process.platform === "win32" ? windowsLaunch(spec.cmd, comSpecOf(spec.env)) : undefined;
   try {
-    return Bun.spawn(spec.cmd, {
+    return Bun.spawn(launch?.cmd ?? spec.cmd, {
+      windowsVerbatimArguments: launch?.verbatim,
       cwd: spec.cwd,
       env: spec.env,
       stdin: stdin as "pipe" | "ignore",

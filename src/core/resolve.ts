@@ -2,6 +2,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { type Adapter, binOverrideVar } from "./adapter.ts";
 import { OdError } from "./errors.ts";
+import { whichWindows } from "./windows-path.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -29,7 +30,7 @@ export function resolveExecutable(adapter: Adapter, env: Env = process.env): Res
     return { path: override, via: "override" };
   }
   for (const name of [adapter.bin, ...adapter.fallbackBins]) {
-    const found = Bun.which(name, { PATH: env.PATH ?? "" });
+    const found = findOnPath(name, env);
     if (found) return { path: found, via: "path" };
   }
   throw new OdError(
@@ -37,6 +38,11 @@ export function resolveExecutable(adapter: Adapter, env: Env = process.env): Res
     `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
     `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
   );
+}
+
+/** A bare name on PATH: through PATHEXT on Windows (`.COM .EXE .BAT .CMD`), Bun.which elsewhere. */
+export function findOnPath(name: string, env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
+  return platform === "win32" ? whichWindows(name, env) : (Bun.which(name, { PATH: env.PATH ?? "" }) ?? undefined);
 }
 
 function checkExecutable(path: string): string | undefined {

@@ -2,6 +2,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
 import type { Adapter } from "./adapter.ts";
+import { guardCommandLineBudget, guardPromptArgBudget } from "./budget.ts";
 import { isFinal, OdError } from "./errors.ts";
 import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts";
 import { interpret } from "./interpret.ts";
@@ -39,6 +40,8 @@ export interface RunOptions {
   abortGraceMs?: number;
   /** After a driver reports the turn done, how long the agent gets to exit on its own. */
   doneGraceMs?: number;
+  /** The OS whose command-line limits apply (default: this one); tests apply Windows limits on Linux with it. */
+  platform?: NodeJS.Platform;
   /** Bounded concurrency: the run waits (and says so) until a slot is free. */
   slots?: Slots;
   /** Someone to ask about the agent's permission requests; without one the mode's policy decides. */
@@ -92,6 +95,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
     const invocation = adapter.invoke({ ...request, bin });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
+    guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env });
     proc = new AgentProcess({
       cmd: [bin, ...invocation.argv],
       cwd: request.cwd,
@@ -226,6 +230,7 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   const skills = await resolveSkills(request.skills, opts);
   // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
   const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;
+  guardPromptArgBudget(adapter, composed, opts.platform);
   return { adapter, request, skills, composed };
 }
 
@@ -263,6 +268,7 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
     resolved = false;
   }
   const invocation = adapter.invoke({ ...request, bin });
+  if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
   const driver = driverFor(adapter);
   const opening = driver.start({ ...request, agent: { name: adapter.name, login: adapter.login } }).send;
   return {

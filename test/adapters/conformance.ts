@@ -31,6 +31,11 @@ export const BYPASS_TOKENS = [
 export interface Expectations {
   /** Flags that must appear in read-only argv (the CLI's strongest read-only setting). */
   readOnly: string[];
+  /**
+   * Every way the real CLI can take a prompt (see its --help). Required for an
+   * argv adapter: it proves the CLI has no stdin or file route od should use instead.
+   */
+  promptRoutes?: Array<"stdin" | "file" | "argv">;
 }
 
 const PROMPT = "CONFORMANCE PROMPT ☃ with \"quotes\" & $(dollar) `ticks`";
@@ -68,6 +73,28 @@ function mutations(record: unknown): unknown[] {
   return out;
 }
 
+/**
+ * What is wrong with how an adapter delivers its prompt: argv is the last resort
+ * (only for a CLI with no stdin or file route, per its expectations), and an argv
+ * adapter declares a budget that fits a Windows command line; nobody else does.
+ */
+export function promptRouteProblems(adapter: Adapter, expectations: Expectations | undefined): string[] {
+  const problems: string[] = [];
+  const { via, maxPromptArgBytes } = adapter.prompt;
+  const routes = expectations?.promptRoutes;
+  if (via === "argv") {
+    if (maxPromptArgBytes === undefined) problems.push(`${adapter.id} passes the prompt in argv: declare prompt.maxPromptArgBytes`);
+    else if (maxPromptArgBytes >= 32_768) problems.push(`${adapter.id}: maxPromptArgBytes ${maxPromptArgBytes} cannot fit CreateProcess's 32,767-character command line`);
+    if (!routes) problems.push(`${adapter.id}: list the CLI's prompt routes (promptRoutes) in test/fixtures/${adapter.id}/expectations.json`);
+    if (invoke(adapter).stdin !== undefined) problems.push(`${adapter.id} writes stdin, so its CLI can take the prompt there`);
+  } else if (maxPromptArgBytes !== undefined) {
+    problems.push(`${adapter.id} does not pass the prompt in argv: drop prompt.maxPromptArgBytes`);
+  }
+  if (via === "argv" && (routes?.includes("stdin") || routes?.includes("file")))
+    problems.push(`${adapter.id}'s CLI reads the prompt from ${routes.filter((r) => r !== "argv").join(" or ")}: use that, not argv`);
+  return problems;
+}
+
 export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations | undefined, builtinIds: readonly string[]) {
   const adapter = entry.adapter;
   const fixtureDir = join(FIXTURES, adapter.id);
@@ -95,6 +122,10 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         const argv = invoke(adapter, { mode }).argv;
         if (adapter.prompt.via !== "argv") expect(argv.some((a) => a.includes("CONFORMANCE PROMPT"))).toBe(false);
       }
+    });
+
+    test("argv only where the CLI has no stdin or file route, and then with a Windows-sized budget", () => {
+      expect(promptRouteProblems(adapter, expectations)).toEqual([]);
     });
 
     test("read-only carries the CLI's read-only flags; no bypass token below full", () => {
