@@ -26,4 +26,4 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   });
 }
 
-runMain(main);
+await runMain(main);
