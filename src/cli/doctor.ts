@@ -1,4 +1,5 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
 import { detectCached } from "../core/detect-cache.ts";
 import { liveCheck } from "../core/live-check.ts";
 import { odHome, pluginDirs } from "../core/paths.ts";
@@ -28,6 +29,8 @@ export default odCommand({
       if (d.status === "ready") findings.push({ level: "ok", what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})` });
       else if (d.status !== "missing") for (const p of d.problems) findings.push({ level: "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
     }
+    for (const d of detections.filter((x) => x.via === "tool-dir" && x.path))
+      findings.push({ level: "warn", what: `${d.id} was found in ${dirname(d.path!)}, which is not on PATH`, fix: `add ${dirname(d.path!)} to PATH so other programs find it too` });
     const ready = detections.filter((d) => d.status === "ready");
     if (!ready.length) findings.push({ level: "broken", what: "no agent CLI is ready to use", fix: `install one: ${registry.list().slice(0, 3).map((e) => e.adapter.install).join(" · ")}` });
     const missing = detections.filter((d) => d.status === "missing").map((d) => d.id);

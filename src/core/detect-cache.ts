@@ -64,6 +64,14 @@ export async function detectCached(adapters: Adapter[], opts: { env?: Env; refre
   return { detections: adapters.map((a) => byId.get(a.id)!), cached: [...hits.keys()] };
 }
 
+/** A fresh cached detection for one adapter, without probing anything; undefined when there is none. */
+export function cachedDetection(adapter: Adapter, env: Env = process.env, now = Date.now()): Detection | undefined {
+  const key = keyOf(adapter, env);
+  const entry = key ? load(cachePath(env)).entries[adapter.id] : undefined;
+  if (!key || !entry || entry.path !== key.path || entry.mtimeMs !== key.mtimeMs || now - entry.at >= CACHE_TTL_MS) return undefined;
+  return entry.detection;
+}
+
 function keyOf(adapter: Adapter, env: Env): { path: string; mtimeMs: number } | undefined {
   try {
     const path = resolveExecutable(adapter, env).path;

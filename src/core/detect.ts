@@ -25,6 +25,8 @@ export interface Detection {
   /** Both signals agree: the executable runs and its config folder exists (or the adapter declares none). */
   confident: boolean;
   path?: string;
+  /** How the executable was found; "tool-dir" means PATH lacks its folder. */
+  via?: "override" | "path" | "tool-dir";
   version?: string;
   configDir?: string;
   auth: AuthState;
@@ -45,8 +47,9 @@ export function detectAll(adapters: Adapter[], env: Env = process.env): Promise<
 export async function detectOne(adapter: Adapter, env: Env = process.env): Promise<Detection> {
   const base = baseOf(adapter, env);
   let path: string;
+  let via: Detection["via"];
   try {
-    path = resolveExecutable(adapter, env).path;
+    ({ path, via } = resolveExecutable(adapter, env));
   } catch (err) {
     const e = OdError.from(err);
     return { ...base, status: "missing", problems: [{ code: e.code, message: e.message, hint: e.hint }] };
@@ -66,7 +69,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
     adapter.detect.models ? run(adapter.detect.models.args) : undefined,
   ]);
 
-  const d: Detection = { ...base, path };
+  const d: Detection = { ...base, path, via };
   if (version.failedToStart || version.timedOut || version.exitCode === 126 || version.exitCode === 127 || version.exitCode !== 0) {
     const why = version.failedToStart ? "cannot be started" : version.timedOut ? `did not answer within ${timeoutMs} ms` : `exited with ${version.exitCode}`;
     return { ...d, status: version.failedToStart || version.exitCode === 126 || version.exitCode === 127 ? "missing" : "broken", problems: [{ code: "AGENT_NOT_FOUND", message: `\`${path} ${adapter.version.args.join(" ")}\` ${why}`, hint: `Reinstall with \`${adapter.install}\`.` }] };
@@ -107,6 +110,11 @@ function baseOf(adapter: Adapter, env: Env): Detection {
     efforts: adapter.efforts,
     problems: [],
   };
+}
+
+/** The auth probe alone, for the run pipeline to confirm a cached "missing" before refusing. */
+export function probeAuth(adapter: Adapter, path: string, env: Env = process.env): Promise<AuthState> {
+  return authState(adapter, env, (args) => probe([path, ...args], { env, timeoutMs: adapter.detect.timeoutMs ?? DEFAULT_PROBE_MS }));
 }
 
 async function authState(adapter: Adapter, env: Env, run: (args: string[]) => ReturnType<typeof probe>): Promise<AuthState> {

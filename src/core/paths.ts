@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -15,4 +16,39 @@ export function pluginDirs(env: Env = process.env): string[] {
   // A compiled binary lives in a real folder; under `bun` this is bun's own folder and finds nothing.
   dirs.push(join(dirname(process.execPath), "plugins"));
   return [...new Set(dirs)];
+}
+
+/**
+ * Where people's CLI installers put executables that a GUI-launched or service
+ * process often lacks on PATH: ~/.local/bin, bun, npm's prefixes, volta, asdf,
+ * cargo, Homebrew, /usr/local/bin, nvm and fnm node bins, pnpm. De-duplicated.
+ */
+export function userToolDirs(env: Env = process.env, platform: NodeJS.Platform = process.platform): string[] {
+  const home = env.HOME || env.USERPROFILE || homedir();
+  const dirs = [
+    join(home, ".local", "bin"),
+    join(home, ".bun", "bin"),
+    join(home, ".npm-global", "bin"),
+    ...[env.NPM_CONFIG_PREFIX, env.npm_config_prefix].filter(Boolean).map((p) => (platform === "win32" ? p! : join(p!, "bin"))),
+    join(home, ".volta", "bin"),
+    join(home, ".asdf", "shims"),
+    join(home, ".cargo", "bin"),
+    env.PNPM_HOME ?? "",
+    env.NVM_BIN ?? "",
+    ...nodeVersionBins(join(env.NVM_DIR || join(home, ".nvm"), "versions", "node")),
+    env.FNM_MULTISHELL_PATH ? join(env.FNM_MULTISHELL_PATH, "bin") : "",
+    join(home, ".local", "share", "fnm", "aliases", "default", "bin"),
+    ...(platform === "win32" ? [join(env.APPDATA ?? join(home, "AppData", "Roaming"), "npm"), join(home, "scoop", "shims")] : ["/opt/homebrew/bin", "/usr/local/bin"]),
+  ];
+  return [...new Set(dirs.filter(Boolean))];
+}
+
+/** nvm's installed node versions, newest name last (so a later one is found after an earlier one). */
+function nodeVersionBins(versions: string): string[] {
+  if (!existsSync(versions)) return [];
+  try {
+    return readdirSync(versions).sort().map((v) => join(versions, v, "bin"));
+  } catch {
+    return [];
+  }
 }

@@ -1,20 +1,22 @@
 import { accessSync, constants, statSync } from "node:fs";
-import { isAbsolute } from "node:path";
+import { delimiter, isAbsolute } from "node:path";
 import { type Adapter, binOverrideVar } from "./adapter.ts";
 import { OdError } from "./errors.ts";
+import { userToolDirs } from "./paths.ts";
 import { whichWindows } from "./windows-path.ts";
 
 type Env = Record<string, string | undefined>;
 
 export interface Resolved {
   path: string;
-  via: "override" | "path";
+  /** override: <ID>_BIN; path: on PATH; tool-dir: in a usual install folder that PATH lacks. */
+  via: "override" | "path" | "tool-dir";
 }
 
 /**
  * The adapter's executable: the `<ID>_BIN` override (absolute, existing,
- * executable), else `bin` and its fallback names on PATH. Throws AGENT_NOT_FOUND
- * with the install hint when there is none.
+ * executable), else `bin` and its fallback names on PATH, else in the usual
+ * user tool folders PATH may lack. Throws AGENT_NOT_FOUND with the install hint.
  */
 export function resolveExecutable(adapter: Adapter, env: Env = process.env): Resolved {
   const overrideVar = binOverrideVar(adapter);
@@ -29,9 +31,15 @@ export function resolveExecutable(adapter: Adapter, env: Env = process.env): Res
       );
     return { path: override, via: "override" };
   }
-  for (const name of [adapter.bin, ...adapter.fallbackBins]) {
+  const names = [adapter.bin, ...adapter.fallbackBins];
+  for (const name of names) {
     const found = findOnPath(name, env);
     if (found) return { path: found, via: "path" };
+  }
+  const toolDirs = { ...env, PATH: userToolDirs(env).join(delimiter) };
+  for (const name of names) {
+    const found = findOnPath(name, toolDirs);
+    if (found) return { path: found, via: "tool-dir" };
   }
   throw new OdError(
     "AGENT_NOT_FOUND",

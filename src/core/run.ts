@@ -12,6 +12,8 @@ import { driverFor } from "./protocols/index.ts";
 import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
+import { cachedDetection } from "./detect-cache.ts";
+import { probeAuth } from "./detect.ts";
 import { type AppliedSkills, applySkills } from "./skill-apply.ts";
 import { loadSkills, type Skill, type SkillCatalog } from "./skills.ts";
 import type { Slots } from "./slots.ts";
@@ -83,6 +85,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
       request.prompt = applied.prompt;
     }
     const bin = resolveExecutable(adapter, opts.env ?? process.env).path;
+    const known = await knownFacts(adapter, bin, opts.env ?? process.env);
     if (opts.slots) {
       release = opts.slots.tryAcquire();
       if (!release) {
@@ -93,7 +96,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
     const driver = driverFor(adapter);
     const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
-    const invocation = adapter.invoke({ ...request, bin });
+    const invocation = adapter.invoke({ ...request, bin, flags: known.flags });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env });
     proc = new AgentProcess({
@@ -206,6 +209,18 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   });
 }
 
+/**
+ * What detection already knows (from its cache; nothing is probed on the happy
+ * path): the CLI's optional flags, and whether it is logged out. A cached
+ * "missing" login is confirmed with the auth probe before the run is refused.
+ */
+async function knownFacts(adapter: Adapter, bin: string, env: Record<string, string | undefined>): Promise<{ flags?: ReadonlySet<string> }> {
+  const cached = cachedDetection(adapter, env);
+  if (cached?.auth === "missing" && (await probeAuth(adapter, bin, env)) === "missing")
+    throw new OdError("AGENT_AUTH_REQUIRED", `${adapter.name} is not logged in`, adapter.login ? `Log in: ${adapter.login}` : `Log in to ${adapter.name}.`);
+  return { flags: cached?.flags ? new Set(cached.flags) : undefined };
+}
+
 /** Everything that can fail before a process exists, in the order a user would fix it. */
 /** Everything that can fail before a process exists, in the order a user would fix it; it writes nothing. */
 async function prepare(input: RunRequest, opts: RunOptions) {
@@ -267,7 +282,8 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
   } catch {
     resolved = false;
   }
-  const invocation = adapter.invoke({ ...request, bin });
+  const cachedFlags = resolved ? cachedDetection(adapter, opts.env ?? process.env)?.flags : undefined;
+  const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined });
   if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
   const driver = driverFor(adapter);
   const opening = driver.start({ ...request, agent: { name: adapter.name, login: adapter.login } }).send;

@@ -148,3 +148,41 @@ describe("detection cache", () => {
     expect((await detectCached(a, { env, refresh: true })).cached).toEqual([]);
   });
 });
+
+describe("executable resolution", () => {
+  test("an agent in a usual tool folder that PATH lacks is still found, and says how", async () => {
+    await using tmp = tmpdir();
+    const local = join(tmp.path, ".local", "bin");
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, "hidden"), "#!/bin/sh\necho 4.5.6\n");
+    chmodSync(join(local, "hidden"), 0o755);
+    const [d] = await detectAll([adapter("hidden")], { PATH: "/usr/bin:/bin", HOME: tmp.path });
+    expect(d).toMatchObject({ status: "ready", version: "4.5.6", via: "tool-dir", path: join(local, "hidden") });
+  });
+});
+
+describe("the run pipeline uses detection", () => {
+  test("a cached logged-out agent is re-checked and refused before spawning; help flags reach invoke", async () => {
+    await using tmp = tmpdir();
+    // status says logged out until $HOME/in exists; --help lists --fast.
+    fakeCli(tmp.path, "gate", 'case "$1" in status) [ -f "$HOME/in" ] && echo in || { echo out; exit 1; };; --help) echo "  --fast";; --version) echo 1.0.0;; *) cat > /dev/null; echo "{\\"argv\\": \\"$*\\"}";; esac');
+    const gate = adapter("gate", {
+      detect: { auth: { args: ["status"], classify: (out) => (out.startsWith("in") ? "ok" : "missing") }, help: { args: ["--help"], flags: ["--fast"] } },
+      invoke: (ctx) => ({ argv: ctx.flags?.has("--fast") ? ["--fast"] : [], stdin: ctx.prompt }),
+      protocol: { kind: "lines", createState: () => ({}), parse: (r: unknown) => [{ type: "text.delta", id: "0", text: JSON.stringify(r) }] },
+    });
+    const env = envFor(tmp.path);
+    await detectCached([gate], { env });
+    const { runAgent } = await import("../../src/core/run.ts");
+    const { createRegistry } = await import("../../src/core/registry.ts");
+    const registry = createRegistry([{ adapter: gate, source: "test" }]);
+    const refused = [];
+    for await (const e of runAgent({ agent: "gate", prompt: "x", cwd: tmp.path }, { registry, env })) refused.push(e);
+    expect(refused.find((e) => e.type === "error")).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: "Log in: gate login" });
+    expect(calls(tmp.path, "gate").filter((c) => c === "")).toEqual([]); // never started for the prompt
+    writeFileSync(join(tmp.path, "in"), ""); // logged in since: the confirming probe lets the run through
+    const ran = [];
+    for await (const e of runAgent({ agent: "gate", prompt: "x", cwd: tmp.path }, { registry, env })) ran.push(e);
+    expect(ran.find((e) => e.type === "text.delta")).toMatchObject({ text: '{"argv":"--fast"}' });
+  });
+});
