@@ -3,7 +3,7 @@ import { type ErrorCode, isRetryable } from "./errors.ts";
 import type { OdEventBody } from "./events.ts";
 
 const RULES: Array<[RegExp, ErrorCode]> = [
-  [/\b401\b|unauthori[sz]ed|invalid[ _-]?(api[ _-]?)?key|authentication|not logged in|no api key|please run \/login|api_key_invalid/i, "AGENT_AUTH_REQUIRED"],
+  [/\b401\b|unauthori[sz]ed|invalid[ _-]?(api[ _-]?)?key|authentication|not logged in|no api key|missing api key|no auth type is selected|please run \/login|api_key_invalid/i, "AGENT_AUTH_REQUIRED"],
   [/\b429\b|rate[ _-]?limit|too many requests|quota/i, "RATE_LIMITED"],
   [/prompt is too long|context[ _-]length|too many tokens|maximum context/i, "AGENT_PROMPT_TOO_LARGE"],
 ];

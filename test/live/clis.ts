@@ -12,12 +12,16 @@ export interface LiveCli {
   /** Pinned: the live lane is proven against exactly this version. */
   version: string;
   bin: string;
+  /** Where the package keeps `bin`, relative to the install, when npm does not link it into node_modules/.bin. */
+  binSubdir?: string;
   /** The name of the CLI's own file-write tool (the read-only tests make the model call it anyway). */
   writeTool: string;
   /** Writes the CLI's config files into the fresh HOME and returns its own env vars (no secrets of the user). */
   setup(stubUrl: string, home: string): Record<string, string>;
-  /** The model/effort case: what to pass to `od run`, and what the stub must then see. */
-  choice: { model: string; effort: string; expectModel: RegExp; expectEffort: string };
+  /** The model/effort case: what to pass to `od run`, and what the stub must then see (no effort for a CLI without an effort flag). */
+  choice: { model: string; expectModel: RegExp; effort?: string; expectEffort?: string };
+  /** What this CLI cannot show, by scenario name (or "stream-chunks"), each with the reason; those checks are skipped and the table says why. */
+  cannot?: Partial<Record<string, string>>;
   /** The login hint od must give on a rejected key. */
   loginHint: RegExp;
 }
@@ -74,6 +78,125 @@ export const CLIS: LiveCli[] = [
     choice: { model: `${PI_PROVIDER}/${PI_MODEL}`, effort: "high", expectModel: new RegExp(`^${PI_MODEL}$`), expectEffort: "high" },
     loginHint: /\/login|API key/,
   },
+  {
+    id: "codex",
+    pkg: "@openai/codex",
+    version: "0.171.0",
+    bin: "codex",
+    writeTool: "apply_patch",
+    setup: (stubUrl, home) => {
+      // A custom provider over plain HTTP (the built-in one tries WebSockets first and ignores
+      // OPENAI_BASE_URL). gpt-5.5 gets codex's classic tools, whose apply_patch the stub can call.
+      // Deliberately no request_max_retries/stream_max_retries: od itself must stop at a rejected key.
+      mkdirSync(join(home, ".codex"), { recursive: true });
+      const config = ['model = "gpt-5.5"', 'model_provider = "odstub"', "[model_providers.odstub]", 'name = "odstub"', `base_url = "${stubUrl}/v1"`, 'wire_api = "responses"', 'env_key = "OD_STUB_API_KEY"'];
+      writeFileSync(join(home, ".codex", "config.toml"), `${config.join("\n")}\n`);
+      return { OD_STUB_API_KEY: "od-live-not-a-key" };
+    },
+    choice: { model: "gpt-6.2-sol", effort: "high", expectModel: /^gpt-6\.2-sol$/, expectEffort: "high" },
+    cannot: {
+      "stream-chunks": "codex exec --json gives each agent message whole, not in deltas",
+      "read-only-pushy": "codex exec --json shows no item for a patch its sandbox refuses",
+    },
+    loginHint: /codex login/,
+  },
+  {
+    id: "gemini",
+    pkg: "@google/gemini-cli",
+    version: "0.61.0",
+    bin: "gemini",
+    writeTool: "write_file",
+    setup: (stubUrl, home) => {
+      // GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which headless runs reject
+      // (exit 41): the settings file selects API-key auth, the variable only moves the endpoint.
+      mkdirSync(join(home, ".gemini"), { recursive: true });
+      const settings = { security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true } };
+      writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
+      return { GEMINI_API_KEY: "od-live-not-a-key", GOOGLE_GEMINI_BASE_URL: stubUrl, GEMINI_CLI_NO_RELAUNCH: "true" };
+    },
+    // Gemini CLI has no effort flag, so od refuses any --effort for it (efforts: []).
+    choice: { model: "flash", expectModel: /flash/ },
+    cannot: {
+      thinking: "gemini --output-format stream-json never emits thoughts",
+      "read-only-pushy": "the pushy proxy rewrites Anthropic and OpenAI requests, not Gemini's generateContent",
+    },
+    loginHint: /GEMINI_API_KEY|\/auth/,
+  },
+  {
+    id: "qwen",
+    pkg: "@qwen-code/qwen-code",
+    version: "0.24.4",
+    bin: "qwen",
+    writeTool: "write_file",
+    setup: (stubUrl, home) => {
+      // Managed auto-memory sends a background model request after every turn, which would become
+      // the stub's last turn; the lane turns it off (od leaves the user's own setting alone).
+      mkdirSync(join(home, ".qwen"), { recursive: true });
+      writeFileSync(join(home, ".qwen", "settings.json"), JSON.stringify({ memory: { enableManagedAutoMemory: false } }, null, 2));
+      return { OPENAI_BASE_URL: `${stubUrl}/v1`, OPENAI_API_KEY: "od-live-not-a-key", OPENAI_MODEL: "stub-model" };
+    },
+    // Qwen Code has no effort flag, so od refuses any --effort for it (efforts: []).
+    choice: { model: "qwen3-coder-plus", expectModel: /^qwen3-coder-plus$/ },
+    loginHint: /\/auth|OPENAI_API_KEY/,
+  },
+  {
+    id: "opencode",
+    pkg: "opencode-ai",
+    version: "1.18.33",
+    bin: "opencode",
+    writeTool: "write",
+    setup: (stubUrl, home) => {
+      // A custom OpenAI-compatible provider. The title agent is off: its extra request (no tools,
+      // small_model) could otherwise land after the turn's own and become the stub's last turn.
+      const dir = join(home, ".config", "opencode");
+      mkdirSync(dir, { recursive: true });
+      const provider = {
+        odstub: {
+          npm: "@ai-sdk/openai-compatible",
+          options: { baseURL: `${stubUrl}/v1`, apiKey: "{env:OD_STUB_API_KEY}" },
+          models: { "stub-model": { tool_call: true, reasoning: true } },
+        },
+      };
+      const config = { autoupdate: false, share: "disabled", model: "odstub/stub-model", small_model: "odstub/stub-model", agent: { title: { disable: true } }, provider };
+      writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2));
+      return { OD_STUB_API_KEY: "od-live-not-a-key", OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" };
+    },
+    // stub-model offers the variants low, medium and high (`opencode models --verbose`).
+    choice: { model: "odstub/stub-model", effort: "high", expectModel: /^stub-model$/, expectEffort: "high" },
+    loginHint: /opencode auth login/,
+  },
+  {
+    id: "copilot",
+    pkg: "@github/copilot",
+    version: "1.0.102",
+    bin: "copilot",
+    writeTool: "create",
+    setup: (stubUrl) => ({
+      // BYOK against the stub; offline mode skips GitHub auth, telemetry and updates. The 235 MB
+      // runtime copilot unpacks on first start is cached once, outside the per-test HOME.
+      COPILOT_PROVIDER_BASE_URL: `${stubUrl}/v1`,
+      COPILOT_PROVIDER_API_KEY: "od-live-not-a-key",
+      COPILOT_MODEL: "stub-model",
+      COPILOT_OFFLINE: "true",
+      COPILOT_AUTO_UPDATE: "false",
+      XDG_CACHE_HOME: join(cacheRoot(), "copilot-xdg-cache"),
+    }),
+    choice: { model: "gpt-5.4", effort: "high", expectModel: /^gpt-5\.4$/, expectEffort: "high" },
+    loginHint: /\/login|COPILOT_PROVIDER_API_KEY/,
+  },
+  {
+    id: "codebuddy",
+    // The registry serves @tencent-ai/codebuddy-code itself only inside the SDK package (CLI 2.117.0).
+    pkg: "@tencent-ai/agent-sdk",
+    version: "0.3.201",
+    bin: "codebuddy",
+    binSubdir: join("node_modules", "@tencent-ai", "agent-sdk", "cli", "bin"),
+    writeTool: "Write",
+    // CODEBUDDY_BASE_URL moves every model request (OpenAI chat completions) to the stub.
+    setup: (stubUrl) => ({ CODEBUDDY_BASE_URL: stubUrl, CODEBUDDY_API_KEY: "od-live-not-a-key" }),
+    choice: { model: "gpt-5.5", effort: "low", expectModel: /^gpt-5\.5$/, expectEffort: "low" },
+    loginHint: /\/login|CODEBUDDY_API_KEY/,
+  },
 ];
 
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
@@ -92,7 +215,8 @@ export function installDir(cli: LiveCli): string {
  */
 export async function installCli(cli: LiveCli, timeoutMs = 300_000): Promise<string> {
   const dir = installDir(cli);
-  const binDir = join(dir, "node_modules", ".bin");
+  const binSubdir = cli.binSubdir ?? join("node_modules", ".bin");
+  const binDir = join(dir, binSubdir);
   if (existsSync(join(binDir, cli.bin))) return binDir;
 
   mkdirSync(dirname(dir), { recursive: true });
@@ -117,7 +241,7 @@ export async function installCli(cli: LiveCli, timeoutMs = 300_000): Promise<str
       killSignal: "SIGKILL",
     });
     const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-    if (proc.exitCode !== 0 || !existsSync(join(partial, "node_modules", ".bin", cli.bin))) {
+    if (proc.exitCode !== 0 || !existsSync(join(partial, binSubdir, cli.bin))) {
       const tail = `${out}\n${err}`.trim().split("\n").slice(-8).join("\n");
       throw new Error(`npm install ${cli.pkg}@${cli.version} failed (exit ${proc.exitCode ?? proc.signalCode}):\n${tail}`);
     }

@@ -26,7 +26,8 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(0);
     expect(r.finished).toMatchObject({ status: "succeeded", exitCode: 0, resumable: true });
     expect(r.text).toBe("OD_LIVE_CHAT_OK");
-    expect(r.of("text.delta").length, "the answer streams in several deltas").toBeGreaterThan(1);
+    if (cli.cannot?.["stream-chunks"]) expect(r.of("text.delta").length).toBeGreaterThan(0);
+    else expect(r.of("text.delta").length, "the answer streams in several deltas").toBeGreaterThan(1);
     const session = r.of("session")[0];
     expect(session?.sessionId).toBeTruthy();
     expect(r.finished?.sessionId).toBe(session!.sessionId);
@@ -42,7 +43,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(0);
     expect(r.finished?.status).toBe("succeeded");
     expect(readFileSync(join(fx.work, "hello.txt"), "utf8")).toBe(hello);
-    const call = r.of("tool.call").find((c) => /write/i.test(c.name));
+    const call = r.of("tool.call").find((c) => c.name === cli.writeTool || /write/i.test(c.name));
     expect(call, "a write tool.call").toBeDefined();
     const result = r.of("tool.result").find((x) => x.id === call!.id);
     expect(result?.isError).toBe(false);
@@ -112,13 +113,13 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
 
   scenario(cli, "model-effort", { kind: "chat", text: "OD_LIVE_MODEL_OK" }, async (fx) => {
     const { model, effort, expectModel, expectEffort } = cli.choice;
-    const r = await od(fx, ["--model", model, "--effort", effort], "Say hi");
+    const r = await od(fx, ["--model", model, ...(effort ? ["--effort", effort] : [])], "Say hi");
     checkRun(r);
     expect(r.exitCode).toBe(0);
-    expect(r.of("run.started")[0]).toMatchObject({ model, effort });
+    expect(r.of("run.started")[0]).toMatchObject(effort ? { model, effort } : { model });
     const turn = turns(fx.stub).at(-1);
     expect(turn?.model).toMatch(expectModel);
-    expect(turn?.effort).toBe(expectEffort);
+    if (effort) expect(turn?.effort).toBe(expectEffort);
     return `stub saw model ${turn?.model}, effort ${turn?.effort}`;
   });
 

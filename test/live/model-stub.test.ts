@@ -112,6 +112,15 @@ describe("openai chat completions", () => {
     expect(ro.map((e) => e.data.choices?.[0]?.delta?.content ?? "").join("")).toContain("No write tool");
   });
 
+  test("tool-write resolves a relative file against qwen's \"working in the directory\" line", async () => {
+    stub.script({ kind: "tool-write", file: "f.txt", content: "c" });
+    const tool = { type: "function", function: { name: "write_file", parameters: { properties: { file_path: {}, content: {} } } } };
+    const system = { role: "system", content: "I'm currently working in the directory: /tmp/qwen-work\nHere is the folder structure" };
+    const evs = await sse("/v1/chat/completions", { ...base, tools: [tool], messages: [system, user("go")] });
+    const args = evs.flatMap((e) => e.data.choices?.[0]?.delta?.tool_calls ?? []).map((c: any) => c.function.arguments).join("");
+    expect(JSON.parse(args)).toEqual({ file_path: "/tmp/qwen-work/f.txt", content: "c" });
+  });
+
   test("thinking as reasoning_content; auth error shape", async () => {
     stub.script({ kind: "thinking", thinking: "because", text: "ok" });
     const evs = await sse("/v1/chat/completions", { ...base, messages: [user("q")] });
@@ -144,6 +153,17 @@ describe("openai responses", () => {
     expect(JSON.parse(done?.data.arguments)).toEqual({ filePath: "/w/x.txt", content: "c" });
     expect(evs.at(-1)?.data.response.output[0]).toMatchObject({ type: "function_call", name: "write" });
     const after = await sse("/v1/responses", { ...base, tools, input: [{ role: "user", content: "go" }, { type: "function_call_output", call_id: "c", output: "ok" }] });
+    expect(after.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe(DEFAULT_FINAL_TEXT);
+  });
+
+  test("tool-write through codex's freeform apply_patch: a custom_tool_call carrying an Add File patch", async () => {
+    stub.script({ kind: "tool-write", file: "hello.txt", content: "a\nb\n" });
+    const tools = [{ type: "custom", name: "apply_patch", format: { type: "grammar" } }];
+    const evs = await sse("/v1/responses", { ...base, tools, input: [{ role: "user", content: "<cwd>/w</cwd> go" }] });
+    const done = evs.find((e) => e.event === "response.custom_tool_call_input.done");
+    expect(done?.data.input).toBe("*** Begin Patch\n*** Add File: /w/hello.txt\n+a\n+b\n*** End Patch");
+    expect(evs.at(-1)?.data.response.output[0]).toMatchObject({ type: "custom_tool_call", name: "apply_patch", input: done?.data.input });
+    const after = await sse("/v1/responses", { ...base, tools, input: [{ role: "user", content: "go" }, { type: "custom_tool_call_output", call_id: "c", output: "ok" }] });
     expect(after.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe(DEFAULT_FINAL_TEXT);
   });
 

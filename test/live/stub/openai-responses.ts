@@ -23,7 +23,7 @@ export function parse(body: unknown): Turn {
     model: str(b.model),
     stream: b.stream === true,
     lastUserText: lastUser ? itemText(lastUser.content) : undefined,
-    tools: defined(arr(b.tools).map((t) => toolSpec(rec(t).name, rec(t).parameters))),
+    tools: defined(arr(b.tools).map((t) => toolSpec(rec(t).name, rec(t).parameters, rec(t).type === "custom"))),
     hasToolResult: TOOL_OUTPUTS.has(str(input.at(-1)?.type) ?? ""),
     effort: str(rec(b.reasoning).effort),
     reasoning: b.reasoning,
@@ -34,6 +34,9 @@ type Answer = Exclude<Reply, { kind: "stall" | "auth-error" }>;
 
 /** Final output items of the response. */
 function outputItems(reply: Answer, ids: { rs: string; msg: string; fc: string }): Json[] {
+  if (reply.kind === "tool" && reply.input !== undefined) {
+    return [{ id: ids.fc, type: "custom_tool_call", status: "completed", call_id: reply.id, name: reply.name, input: reply.input }];
+  }
   if (reply.kind === "tool") {
     const args = JSON.stringify(reply.args);
     return [{ id: ids.fc, type: "function_call", status: "completed", call_id: reply.id, name: reply.name, arguments: args }];
@@ -61,6 +64,11 @@ function itemEvents(reply: Answer, items: Json[], ev: (type: string, d: Json) =>
         out.push(ev("response.function_call_arguments.delta", { item_id, output_index, delta }));
       }
       out.push(ev("response.function_call_arguments.done", { item_id, output_index, arguments: args }));
+    } else if (item.type === "custom_tool_call") {
+      const input = str(item.input) ?? "";
+      out.push(ev("response.output_item.added", { output_index, item: { ...item, status: "in_progress", input: "" } }));
+      out.push(ev("response.custom_tool_call_input.delta", { item_id, output_index, delta: input }));
+      out.push(ev("response.custom_tool_call_input.done", { item_id, output_index, input }));
     } else if (item.type === "reasoning" && reply.kind === "text") {
       const base = { item_id, output_index, summary_index: 0 };
       const text = reply.thinking.join("");

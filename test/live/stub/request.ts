@@ -25,9 +25,9 @@ export function propsOf(schema: unknown): string[] {
 }
 
 /** Build a ToolSpec when the entry has a string name. */
-export function toolSpec(name: unknown, schema: unknown): ToolSpec | undefined {
+export function toolSpec(name: unknown, schema: unknown, freeform = false): ToolSpec | undefined {
   const n = str(name);
-  return n ? { name: n, params: propsOf(schema) } : undefined;
+  return n ? { name: n, params: propsOf(schema), ...(freeform ? { freeform } : {}) } : undefined;
 }
 
 export function defined<T>(items: (T | undefined)[]): T[] {

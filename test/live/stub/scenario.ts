@@ -7,8 +7,8 @@ export const DEFAULT_FINAL_TEXT = "STUB_FILE_WRITTEN";
 export const DEFAULT_THINKING = "Let me think about this step by step.";
 export const DEFAULT_AUTH_MESSAGE = "Invalid API key (model stub)";
 
-/** Write-like tools, most specific first: claude Write, pi/opencode write, gemini write_file, copilot create. */
-const WRITE_TOOLS = ["Write", "write", "write_file", "create", "WriteFile", "create_file"];
+/** Write-like tools, most specific first: claude Write, pi/opencode write, gemini write_file, copilot create, codex apply_patch. */
+const WRITE_TOOLS = ["Write", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch"];
 const PATH_KEYS = ["file_path", "filePath", "path", "absolute_path", "file", "filename"];
 const CONTENT_KEYS = ["content", "file_text", "contents", "text", "data"];
 
@@ -34,13 +34,14 @@ export function findWriteTool(tools: ToolSpec[]): ToolSpec | undefined {
   return undefined;
 }
 
-/** Find the agent's working directory in the prompt text (claude, pi, opencode, gemini styles). */
+/** Find the agent's working directory in the prompt text (claude, pi, opencode, gemini, qwen styles). */
 export function findCwd(bodyText: string): string | undefined {
   const patterns = [
     /Primary working directory: ([^\n"\\<]+)/,
     /Current working directory: ([^\n"\\<]+)/,
     /[Ww]orking directory: ([^\n"\\<]+)/,
     /<cwd>([^<]+)<\/cwd>/,
+    /working in the directory: ([^\n"\\<]+)/,
   ];
   for (const re of patterns) {
     const m = re.exec(bodyText);
@@ -67,7 +68,14 @@ function writeCall(s: Extract<Scenario, { kind: "tool-write" }>, tool: ToolSpec,
     const cwd = findCwd(bodyText);
     if (cwd) file = join(cwd, file);
   }
+  if (tool.freeform) return { kind: "tool", id: newId("call_"), name: tool.name, args: {}, input: addFilePatch(file, s.content) };
   return { kind: "tool", id: newId("call_"), name: tool.name, args: { [pathKey]: file, [contentKey]: s.content } };
+}
+
+/** codex's apply_patch grammar: one added file, every content line prefixed with "+". */
+function addFilePatch(file: string, content: string): string {
+  const lines = content.replace(/\n$/, "").split("\n").map((l) => `+${l}`);
+  return ["*** Begin Patch", `*** Add File: ${file}`, ...lines, "*** End Patch"].join("\n");
 }
 
 /** Decide the reply for one parsed request under the current scenario. */

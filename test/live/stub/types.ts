@@ -16,6 +16,8 @@ export type Scenario =
 export interface ToolSpec {
   name: string;
   params: string[];
+  /** A custom tool that takes free text instead of JSON arguments (codex's `apply_patch`). */
+  freeform?: boolean;
 }
 
 /** The API-independent view of one model request, produced by each API's `parse`. */
@@ -36,7 +38,7 @@ export interface Turn {
 /** The stub's decision for one request, rendered by each API in its own wire shape. */
 export type Reply =
   | { kind: "text"; chunks: string[]; thinking: string[]; delayMs: number }
-  | { kind: "tool"; id: string; name: string; args: Record<string, unknown> }
+  | { kind: "tool"; id: string; name: string; args: Record<string, unknown>; input?: string }
   | { kind: "stall" }
   | { kind: "auth-error"; message: string };
 

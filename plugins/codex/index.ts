@@ -1,0 +1,68 @@
+import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/**
+ * `codex exec --json`: one process per turn, the prompt on stdin (no positional prompt: exec reads
+ * stdin to EOF), JSONL on stdout. `exec resume <id>` takes the exec options placed before it.
+ * exec reports each agent message whole; `codex app-server` would stream text deltas and ask for
+ * approvals, but it is a JSON-RPC session that only a driver in core/protocols could run.
+ */
+const SANDBOX = {
+  "read-only": ["--sandbox", "read-only"],
+  edit: ["--sandbox", "workspace-write"],
+  full: ["--dangerously-bypass-approvals-and-sandbox"],
+} as const;
+
+/**
+ * `codex debug models` prints its catalog as one JSON line of about 1 MB ({ models: [{ slug, …,
+ * visibility, … }] }), and probes see stderr after it and cap the size: so read it by scanning
+ * each model's fields instead of parsing the whole. Hidden models are left out.
+ */
+function catalog(output: string): string[] {
+  return output
+    .split('"slug":"')
+    .slice(1)
+    .flatMap((model) => (model.includes('"visibility":"hide"') ? [] : [model.slice(0, model.indexOf('"'))]));
+}
+
+export default defineAdapter({
+  id: "codex",
+  ...AGENT,
+  homepage: "https://github.com/openai/codex",
+  install: "npm install -g @openai/codex",
+  bin: "codex",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  detect: {
+    configDir: ".codex",
+    // `codex login status`: exit 0 "Logged in using …" / "API key configured", exit 1 "Not logged in".
+    auth: { envKeys: ["CODEX_API_KEY"], args: ["login", "status"], classify: (_out, code) => (code === 0 ? "ok" : code === 1 ? "missing" : "unknown") },
+    models: { args: ["debug", "models"], parse: catalog },
+  },
+  // No documented aliases: `-m` takes a catalog slug (see detect.models).
+  models: [],
+  // `-c model_reasoning_effort=…`: the levels the bundled catalog lists (`supported_reasoning_levels`).
+  efforts: ["low", "medium", "high", "xhigh", "max", "ultra"],
+  // Codex reads AGENTS.md in the working directory on its own.
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  skillTarget: "AGENTS.md",
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "exec",
+      "--json",
+      "--skip-git-repo-check",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["-c", `model_reasoning_effort="${ctx.effort}"`] : []),
+      ...SANDBOX[ctx.mode],
+      ...(ctx.resume ? ["resume", ctx.resume] : []),
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify: ({ stderrTail }) => {
+    const unknown = /no rollout found for thread id \S+/i.exec(stderrTail);
+    if (unknown)
+      return { code: "INVALID_REQUEST", message: `Codex has no session to resume: ${unknown[0]}`, hint: "Resume with a thread id from a run under the same HOME (CODEX_HOME), or start a new run." };
+    return classifyStderr(stderrTail, AGENT);
+  },
+});

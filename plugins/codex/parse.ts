@@ -1,0 +1,141 @@
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+
+/** `codex exec --json` records (thread.*, turn.*, item.*, error), mapped to od events. */
+
+export const AGENT = {
+  name: "Codex",
+  login: "run `codex login` (or `printenv OPENAI_API_KEY | codex login --with-api-key`)",
+};
+
+type Rec = Record<string, unknown>;
+
+export interface CodexState {
+  /** Characters of text already emitted per agent_message / reasoning item, so an update emits only the new suffix. */
+  seen: Map<string, number>;
+  /** Tool-like items already announced with a tool.call. */
+  open: Set<string>;
+  /** An error of this turn was already reported: the closing turn.failed repeats it. */
+  failed: boolean;
+}
+
+export const createState = (): CodexState => ({ seen: new Map(), open: new Set(), failed: false });
+
+export function parse(record: unknown, state: CodexState, line: string): OdEventBody[] {
+  const r = asRecord(record);
+  switch (r?.type) {
+    case "thread.started":
+      return str(r.thread_id) ? [{ type: "session", sessionId: str(r.thread_id)! }] : [];
+    case "turn.started":
+      return [];
+    case "item.started":
+    case "item.updated":
+    case "item.completed":
+      return item(asRecord(r.item), r.type === "item.completed", state, line);
+    case "turn.completed":
+      return [usage(asRecord(r.usage))];
+    case "turn.failed":
+      return fail(state, str(asRecord(r.error)?.message) ?? "Codex reported a failed turn");
+    case "error":
+      return streamError(str(r.message) ?? "", state);
+    default:
+      return [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+function item(it: Rec | undefined, completed: boolean, state: CodexState, line: string): OdEventBody[] {
+  const id = str(it?.id);
+  if (!it || !id) return [{ type: "raw", stream: "stdout", line }];
+  switch (it.type) {
+    case "agent_message":
+      return suffix(state, id, str(it.text), "text.delta");
+    case "reasoning":
+      return suffix(state, id, str(it.text), "thinking.delta");
+    case "command_execution": {
+      const exit = num(it.exit_code);
+      const failed = it.status === "failed" || it.status === "declined" || (exit !== undefined && exit !== 0);
+      return tool(state, id, completed, "shell", { command: str(it.command) ?? "" }, () => ({ output: str(it.aggregated_output) ?? "", isError: failed }));
+    }
+    case "file_change": {
+      // Every file_change comes from codex's apply_patch tool.
+      const changes = arr(it.changes).map(asRecord);
+      const summary = changes.map((c) => `${str(c?.kind) ?? "change"} ${str(c?.path) ?? "?"}`).join("\n");
+      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({ output: summary, isError: it.status === "failed" }));
+    }
+    case "mcp_tool_call": {
+      const error = str(asRecord(it.error)?.message);
+      const name = `${str(it.server) ?? "mcp"}.${str(it.tool) ?? "tool"}`;
+      return tool(state, id, completed, name, it.arguments ?? {}, () => ({
+        output: error ?? textOf(asRecord(it.result)?.content ?? ""),
+        isError: error !== undefined || it.status === "failed",
+      }));
+    }
+    case "collab_tool_call":
+      return tool(state, id, completed, str(it.tool) ?? "collab", { prompt: it.prompt, receivers: it.receiver_thread_ids }, () => ({
+        output: str(it.status) ?? "",
+        isError: it.status === "failed",
+      }));
+    case "web_search":
+      return tool(state, id, completed, "web_search", { query: str(it.query) ?? "" }, () => ({ output: "", isError: false }));
+    case "todo_list": {
+      const todos = arr(it.items).map(asRecord).map((t) => `${t?.completed === true ? "[x]" : "[ ]"} ${str(t?.text) ?? ""}`);
+      return [{ type: "status", label: "plan", detail: todos.join("\n") }];
+    }
+    case "error":
+      // A non-fatal notice inside the turn (e.g. a model switch on resume); the turn goes on.
+      return [{ type: "status", label: "warning", detail: str(it.message) }];
+    default:
+      return [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+/** Items carry their whole text so far: emit only what was not emitted yet, under the item's id. */
+function suffix(state: CodexState, id: string, text: string | undefined, type: "text.delta" | "thinking.delta"): OdEventBody[] {
+  const seen = state.seen.get(id) ?? 0;
+  if (!text || text.length <= seen) return [];
+  state.seen.set(id, text.length);
+  return [{ type, id, text: text.slice(seen) }];
+}
+
+/** A tool-like item: announced once (started or first seen), closed with its result when completed. */
+function tool(state: CodexState, id: string, completed: boolean, name: string, input: unknown, result: () => { output: string; isError: boolean }): OdEventBody[] {
+  const events: OdEventBody[] = [];
+  if (!state.open.has(id)) {
+    state.open.add(id);
+    events.push({ type: "tool.call", id, name, input });
+  }
+  if (completed) events.push({ type: "tool.result", id, ...result() });
+  return events;
+}
+
+function usage(u: Rec | undefined): OdEventBody {
+  return {
+    type: "usage",
+    inputTokens: num(u?.input_tokens),
+    outputTokens: num(u?.output_tokens),
+    cacheRead: num(u?.cached_input_tokens),
+    cacheWrite: num(u?.cache_write_input_tokens),
+    reasoningTokens: num(u?.reasoning_output_tokens),
+    source: "turn",
+  };
+}
+
+/**
+ * Top-level `error` records: "Reconnecting... 2/5 (why)" or "Reconnecting... waiting for network"
+ * while codex retries, else the turn's fatal error. A rejected key never heals, so a 401 is
+ * reported on the first retry and od stops the run there instead of sitting through the rest.
+ */
+function streamError(message: string, state: CodexState): OdEventBody[] {
+  const retry = /^Reconnecting\.\.\.\s*(.*)$/s.exec(message)?.[1];
+  if (retry === undefined) return fail(state, message);
+  if (/\b401\b|unauthori[sz]ed/i.test(retry)) return fail(state, /\((.*)\)$/s.exec(retry)?.[1] ?? retry);
+  return [{ type: "status", label: "retrying", detail: retry }];
+}
+
+function fail(state: CodexState, message: string): OdEventBody[] {
+  if (state.failed) return [];
+  state.failed = true;
+  // The model provider's `env_key` variable is unset: codex sent nothing, there is no key to use.
+  if (/^Missing environment variable/i.test(message))
+    return [{ ...errorFromText(message, AGENT), code: "AGENT_AUTH_REQUIRED", hint: `Set that variable to your provider's API key, or log in: ${AGENT.login}` }];
+  return [errorFromText(message, AGENT)];
+}

@@ -1,0 +1,132 @@
+import { asRecord, classifyStderr, classifyText, defineAdapter, defineLinesProtocol, errorFromText, num, type OdEventBody, str } from "../src/plugin.ts";
+
+/**
+ * Gemini CLI headless: the prompt on stdin (a non-TTY stdin makes it non-interactive; `-p` would
+ * only be appended to it), `--output-format stream-json` records on stdout. `--skip-trust` trusts
+ * the working directory for this session only: without it a headless run in a folder the user has
+ * not trusted exits 55 before doing anything.
+ */
+const AGENT = { name: "Gemini CLI", login: "run `gemini` and pick a sign-in method (/auth), or set GEMINI_API_KEY" };
+
+const APPROVAL_MODE = { "read-only": "plan", edit: "auto_edit", full: "yolo" } as const;
+
+type Rec = Record<string, unknown>;
+
+interface GeminiState {
+  /** Id of the assistant text part now streaming; a tool call or result starts a new one. */
+  text?: string;
+  parts: number;
+  /** An error was already reported: a closing `result` with status "error" repeats it. */
+  failed: boolean;
+}
+
+function parse(record: unknown, state: GeminiState, line: string): OdEventBody[] {
+  const r = asRecord(record);
+  switch (r?.type) {
+    case "init":
+      return str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)!, model: str(r.model) }] : [];
+    case "message": {
+      if (r.role === "user") return []; // the prompt, echoed
+      const text = str(r.content);
+      if (r.role !== "assistant" || !text) return [];
+      state.text ??= `text-${++state.parts}`;
+      return [{ type: "text.delta", id: state.text, text }];
+    }
+    case "tool_use":
+      state.text = undefined;
+      return [{ type: "tool.call", id: str(r.tool_id) ?? "", name: str(r.tool_name) ?? "tool", input: r.parameters ?? {} }];
+    case "tool_result": {
+      state.text = undefined;
+      const error = str(asRecord(r.error)?.message);
+      return [{ type: "tool.result", id: str(r.tool_id) ?? "", output: str(r.output) ?? error ?? "", isError: r.status === "error" }];
+    }
+    case "error":
+      // `severity: "warning"` (loop detected, a blocked step) lets the run go on.
+      if (r.severity === "warning") return [{ type: "status", label: "warning", detail: str(r.message) }];
+      return fail(state, str(r.message) ?? "Gemini CLI reported an error");
+    case "result":
+      return result(r, state);
+    default:
+      return [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+function result(r: Rec, state: GeminiState): OdEventBody[] {
+  state.text = undefined;
+  const s = asRecord(r.stats);
+  const events: OdEventBody[] = [
+    { type: "usage", inputTokens: num(s?.input_tokens), outputTokens: num(s?.output_tokens), cacheRead: num(s?.cached), source: "run" },
+  ];
+  // An API error ends the turn here (the process then exits with the HTTP status); so can an empty answer.
+  if (r.status === "error") events.push(...fail(state, apiErrorText(str(asRecord(r.error)?.message) ?? "Gemini CLI ended the turn with an error")));
+  return events;
+}
+
+function fail(state: GeminiState, message: string): OdEventBody[] {
+  if (state.failed) return [];
+  state.failed = true;
+  return [errorFromText(message, AGENT)];
+}
+
+/** `[API Error: {"error":{"code":400,"message":"…","status":"…","details":[{"reason":"API_KEY_INVALID"}]}}]` -> its message, status and reason. */
+function apiErrorText(message: string): string {
+  const inner = /^\[API Error: (.*)\]$/s.exec(message)?.[1];
+  if (!inner) return message;
+  try {
+    const e = asRecord(asRecord(JSON.parse(inner))?.error);
+    const reasons = (Array.isArray(e?.details) ? e.details : []).flatMap((d) => str(asRecord(d)?.reason) ?? []);
+    const tags = [num(e?.code), str(e?.status), ...reasons].filter((t) => t !== undefined);
+    return str(e?.message) ? `${str(e?.message)}${tags.length ? ` (${tags.join(" ")})` : ""}` : message;
+  } catch {
+    return message;
+  }
+}
+
+/** The first stderr line that is not one of gemini's start-up notices. */
+function firstWords(stderr: string): string | undefined {
+  return stderr
+    .split("\n")
+    .map((l) => l.replace(/\u001b\[[0-9;]*m/g, "").trim())
+    .find((l) => l && !/^(Warning: 256-color|Ripgrep is not available|\[STARTUP\]|Approval mode overridden|YOLO mode is enabled)/.test(l));
+}
+
+export default defineAdapter({
+  id: "gemini",
+  ...AGENT,
+  homepage: "https://github.com/google-gemini/gemini-cli",
+  install: "npm install -g @google/gemini-cli",
+  bin: "gemini",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] } },
+  // The `--model` aliases Gemini CLI resolves itself (auto routes between pro and flash).
+  models: ["auto", "pro", "flash", "flash-lite"],
+  efforts: [], // thinking is a settings.json matter; there is no flag
+  // Gemini CLI loads GEMINI.md from the working directory as context.
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  skillTarget: "GEMINI.md",
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "--output-format",
+      "stream-json",
+      "--skip-trust",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      "--approval-mode",
+      APPROVAL_MODE[ctx.mode],
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState: (): GeminiState => ({ parts: 0, failed: false }), parse }),
+  // Gemini's own exit codes: 41 auth, 42 bad input (e.g. an unknown --resume id), 55 untrusted folder;
+  // an API error exits with its HTTP status & 0xFF (400 -> 144), after a `result` the parser already reported.
+  classify: ({ exitCode, stderrTail }) => {
+    const said = firstWords(stderrTail) ?? `Gemini CLI exited with code ${exitCode}`;
+    if (exitCode === 41) return { ...classifyText(said, AGENT), code: "AGENT_AUTH_REQUIRED", hint: `Log in: ${AGENT.login}` };
+    if (exitCode === 42) return { code: "INVALID_REQUEST", message: said, hint: "For --resume, use a session id from a run in the same working directory (see `gemini --list-sessions`)." };
+    if (exitCode === 55) return { code: "INVALID_REQUEST", message: said, hint: "Trust the folder in an interactive `gemini` session, or set GEMINI_CLI_TRUST_WORKSPACE=true." };
+    const status = /\bstatus: (\d{3})\b/.exec(stderrTail)?.[1];
+    if (status && (Number(status) & 0xff) === exitCode) return classifyText(`HTTP ${status}: ${said}`, AGENT);
+    return classifyStderr(stderrTail, AGENT);
+  },
+});

@@ -1,0 +1,44 @@
+import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/**
+ * Qwen Code headless: the prompt on stdin (no positional prompt; `-p` is deprecated), records in
+ * the Claude Code shape. `--include-partial-messages` makes the answer stream as deltas.
+ */
+const APPROVAL_MODE = { "read-only": "plan", edit: "auto-edit", full: "yolo" } as const;
+
+export default defineAdapter({
+  id: "qwen",
+  ...AGENT,
+  homepage: "https://github.com/QwenLM/qwen-code",
+  install: "npm install -g @qwen-code/qwen-code",
+  bin: "qwen",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
+  // `--model` takes the configured provider's model id; qwen has no aliases of its own for them.
+  models: [],
+  efforts: [], // no effort flag (settings only)
+  // Qwen Code loads QWEN.md from the working directory as context.
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  skillTarget: "QWEN.md",
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "--output-format",
+      "stream-json",
+      "--include-partial-messages",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      "--approval-mode",
+      APPROVAL_MODE[ctx.mode],
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify: ({ stderrTail }) => {
+    const unknown = /No saved session found with ID \S+/.exec(stderrTail);
+    if (unknown)
+      return { code: "INVALID_REQUEST", message: `Qwen Code has no session to resume: ${unknown[0]}`, hint: "Resume from the same working directory with an id from an earlier run, or start a new run." };
+    return classifyStderr(stderrTail, AGENT);
+  },
+});
