@@ -6,7 +6,7 @@ import { asRecord, classifyStderr, classifyText, defineAdapter, defineLinesProto
  * the working directory for this session only: without it a headless run in a folder the user has
  * not trusted exits 55 before doing anything.
  */
-const AGENT = { name: "Gemini CLI", login: "run `gemini` and pick a sign-in method (/auth), or set GEMINI_API_KEY" };
+export const AGENT = { name: "Gemini CLI", login: "run `gemini` and pick a sign-in method (/auth), or set GEMINI_API_KEY" };
 
 const APPROVAL_MODE = { "read-only": "plan", edit: "auto_edit", full: "yolo" } as const;
 

@@ -45,14 +45,20 @@ function invoke(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]
   return adapter.invoke({ prompt: PROMPT, cwd: "/work/project", mode: "edit", bin: `/usr/bin/${adapter.bin}`, ...over });
 }
 
+/** Everything the agent receives for one invocation: argv, stdin, and what its driver sends or keeps for the session. */
+function delivered(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}): { argv: string[]; stdin?: string; session: string } {
+  const inv = invoke(adapter, over);
+  const ctx = { agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode: "edit" as Mode, ...over };
+  // A session driver may send the prompt at once (pi) or keep it for after the handshake (ACP).
+  const session = adapter.protocol.kind === "driver" ? JSON.stringify(driverFor(adapter).start(ctx)) : "";
+  return { argv: inv.argv, stdin: inv.stdin, session };
+}
+
 function promptDelivered(adapter: Adapter, mode: Mode): boolean {
-  const inv = invoke(adapter, { mode });
-  if (adapter.prompt.via === "stdin") return inv.stdin === PROMPT;
-  if (adapter.prompt.via === "argv") return inv.argv.includes(PROMPT);
-  if (adapter.prompt.via === "protocol") {
-    const { send } = driverFor(adapter).start({ agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode });
-    return JSON.stringify(send).includes(JSON.stringify(PROMPT).slice(1, -1));
-  }
+  const d = delivered(adapter, { mode });
+  if (adapter.prompt.via === "stdin") return d.stdin === PROMPT;
+  if (adapter.prompt.via === "argv") return d.argv.includes(PROMPT);
+  if (adapter.prompt.via === "protocol") return d.session.includes(JSON.stringify(PROMPT).slice(1, -1));
   return true; // "file": checked by the adapter's own tests
 }
 
@@ -141,9 +147,13 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
 
     test("a model flag only for a non-default model; effort only through the real flag", () => {
       expect(invoke(adapter).argv.some((a) => a === "--model" || a === "-m")).toBe(false);
-      expect(invoke(adapter, { model: "zz-model-9" }).argv.join(" ")).toContain("zz-model-9");
+      const withModel = delivered(adapter, { model: "zz-model-9" });
+      expect(withModel.argv.join(" ") + withModel.session).toContain("zz-model-9"); // argv, or the session (ACP)
       for (const effort of adapter.efforts) expect(invoke(adapter, { effort }).argv.join(" ")).toContain(effort);
-      if (adapter.capabilities.resume) expect(invoke(adapter, { resume: "sess-123" }).argv).toContain("sess-123");
+      if (adapter.capabilities.resume) {
+        const resumed = delivered(adapter, { resume: "sess-123" });
+        expect(resumed.argv.join(" ") + resumed.session).toContain("sess-123"); // argv, or session/load (ACP)
+      }
     });
 
     test("the driver never throws on garbage, and what it emits is valid", () => {

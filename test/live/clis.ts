@@ -20,6 +20,8 @@ export interface LiveCli {
   setup(stubUrl: string, home: string): Record<string, string>;
   /** The model/effort case: what to pass to `od run`, and what the stub must then see (no effort for a CLI without an effort flag). */
   choice: { model: string; expectModel: RegExp; effort?: string; expectEffort?: string };
+  /** The CLI asks od's permission broker before it edits (ACP): the tool turn must show the request and the policy's decision. */
+  asksPermission?: boolean;
   /** What this CLI cannot show, by scenario name (or "stream-chunks"), each with the reason; those checks are skipped and the table says why. */
   cannot?: Partial<Record<string, string>>;
   /** The login hint od must give on a rejected key. */
@@ -163,6 +165,7 @@ export const CLIS: LiveCli[] = [
     },
     // stub-model offers the variants low, medium and high (`opencode models --verbose`).
     choice: { model: "odstub/stub-model", effort: "high", expectModel: /^stub-model$/, expectEffort: "high" },
+    cannot: { "stream-chunks": "opencode run --format json prints each text part whole, once it is finished" },
     loginHint: /opencode auth login/,
   },
   {
@@ -182,6 +185,7 @@ export const CLIS: LiveCli[] = [
       XDG_CACHE_HOME: join(cacheRoot(), "copilot-xdg-cache"),
     }),
     choice: { model: "gpt-5.4", effort: "high", expectModel: /^gpt-5\.4$/, expectEffort: "high" },
+    cannot: { chat: "copilot --output-format json carries no token usage (the CLI leaves assistant.usage out of its JSONL)" },
     loginHint: /\/login|COPILOT_PROVIDER_API_KEY/,
   },
   {
@@ -197,7 +201,58 @@ export const CLIS: LiveCli[] = [
     choice: { model: "gpt-5.5", effort: "low", expectModel: /^gpt-5\.5$/, expectEffort: "low" },
     loginHint: /\/login|CODEBUDDY_API_KEY/,
   },
+  {
+    id: "kimi",
+    pkg: "@moonshot-ai/kimi-code",
+    version: "2.1.0",
+    bin: "kimi",
+    writeTool: "Write",
+    setup: (stubUrl, home) => {
+      // Two model aliases on an OpenAI-compatible provider (credentials only from config.toml).
+      const dir = join(home, ".kimi-code");
+      mkdirSync(dir, { recursive: true });
+      const model = (alias: string, id: string) => [`[models."${alias}"]`, 'provider = "odstub"', `model = "${id}"`, "max_context_size = 128000"];
+      const config = ['default_model = "odstub/stub-model"', "telemetry = false", "[providers.odstub]", 'type = "openai"', `base_url = "${stubUrl}/v1"`, 'api_key = "od-live-not-a-key"'];
+      writeFileSync(join(dir, "config.toml"), `${[...config, ...model("odstub/stub-model", "stub-model"), ...model("odstub/other", "stub-other")].join("\n")}\n`);
+      // kimi 2.1.0 needs Node >= 22.19 (node:zlib zstd): the Bun running this lane stands in as the
+      // `node` of its `#!/usr/bin/env node` entry point, so the lane does not depend on the machine's node.
+      const runtime = join(home, "node-runtime");
+      mkdirSync(runtime, { recursive: true });
+      writeFileSync(join(runtime, "node"), `#!/bin/sh\nexec '${process.execPath}' "$@"\n`, { mode: 0o755 });
+      const self = CLIS.find((c) => c.id === "kimi")!;
+      return { PATH: [runtime, join(installDir(self), "node_modules", ".bin"), "/usr/bin", "/bin"].join(":") };
+    },
+    // Kimi Code has no effort flag (effort is per-model config), so od refuses any --effort for it.
+    choice: { model: "odstub/other", expectModel: /^stub-other$/ },
+    cannot: {
+      chat: "kimi's stream-json gives each message whole and carries no token usage",
+      thinking: "kimi's stream-json never writes thinking",
+      "read-only": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",
+      "read-only-pushy": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",
+    },
+    loginHint: /kimi login|\/login/,
+  },
 ];
+
+/** The ACP transport of a CLI above: the same package and setup, driven through another od adapter. */
+function acpVariantOf(base: string, id: string, over: Partial<LiveCli>): LiveCli {
+  const cli = CLIS.find((c) => c.id === base);
+  if (!cli) throw new Error(`no live CLI ${base}`);
+  return { ...cli, id, ...over };
+}
+
+CLIS.push(
+  acpVariantOf("gemini", "gemini-acp", {
+    asksPermission: true,
+    choice: { model: "gemini-3.8-flash", expectModel: /^gemini-3\.8-flash$/ },
+    cannot: {
+      resume: "Gemini 0.61 answers session/load with \"No previous sessions found\" for its own ACP sessions",
+      thinking: "Gemini CLI streams no thoughts (ACP or not)",
+      "read-only-pushy": "the pushy proxy rewrites Anthropic and OpenAI requests, not Gemini's generateContent",
+    },
+  }),
+  acpVariantOf("qwen", "qwen-acp", { asksPermission: true, choice: { model: "stub-model", expectModel: /^stub-model$/ } }),
+);
 
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
 export function cacheRoot(): string {

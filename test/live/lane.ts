@@ -31,12 +31,16 @@ export async function prepareLane(): Promise<Lane> {
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+  // One install per package: an ACP variant shares its CLI's.
+  const installs = new Map<string, Promise<string>>();
   await Promise.all(
     CLIS.filter((cli) => lane.adapters.includes(cli.id)).map(async (cli) => {
       const t0 = performance.now();
+      const key = `${cli.pkg}@${cli.version}`;
+      if (!installs.has(key)) installs.set(key, installCli(cli));
       try {
-        lane.bins.set(cli.id, { binDir: await installCli(cli) });
-        lane.notes.push(`${cli.pkg}@${cli.version} ready in ${secs(performance.now() - t0)}`);
+        lane.bins.set(cli.id, { binDir: await installs.get(key)! });
+        lane.notes.push(`${cli.id}: ${key} ready in ${secs(performance.now() - t0)}`);
       } catch (err) {
         lane.bins.set(cli.id, { error: (err as Error).message });
       }

@@ -43,12 +43,17 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(0);
     expect(r.finished?.status).toBe("succeeded");
     expect(readFileSync(join(fx.work, "hello.txt"), "utf8")).toBe(hello);
-    const call = r.of("tool.call").find((c) => c.name === cli.writeTool || /write/i.test(c.name));
+    const call = r.of("tool.call").find((c) => c.name === cli.writeTool || /writ/i.test(c.name));
     expect(call, "a write tool.call").toBeDefined();
     const result = r.of("tool.result").find((x) => x.id === call!.id);
     expect(result?.isError).toBe(false);
     expect(r.text).toContain("OD_LIVE_FILE_WRITTEN");
     expect(turns(fx.stub).some((t) => t.hasToolResult)).toBe(true);
+    if (cli.asksPermission) {
+      expect(r.of("permission.request").length, "the agent asked before editing").toBeGreaterThan(0);
+      expect(r.of("permission.decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
+      return `${call!.name} ${call!.id}; permission asked, allowed by policy`;
+    }
     return `${call!.name} ${call!.id}`;
   });
 

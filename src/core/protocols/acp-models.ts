@@ -2,36 +2,54 @@ import { arr, asRecord, type Rec, str } from "../parse-helpers.ts";
 
 /** How to select a model over ACP, decided from what session/new advertised. */
 export type ModelChoice =
-  | { kind: "none" }
+  | { kind: "none"; note?: string }
   | { kind: "invalid"; valid: string[] }
   | { kind: "set"; method: "session/set_config_option" | "session/set_model"; params: Record<string, string> };
 
 /**
  * A requested model goes through the session's `model` config option when it
- * has one, else `session/set_model`. When the agent listed its models, a model
- * it does not offer is refused before anything is sent.
+ * has one, else `session/set_model` when the session lists models; a model the
+ * agent does not offer is refused before anything is sent. An agent that lists
+ * no models gets no ACP model call (its adapter passes the model in argv).
  */
 export function acpModelStep(session: Rec, model: string | undefined): ModelChoice {
   if (!model) return { kind: "none" };
   const option = arr(session.configOptions)
     .map(asRecord)
     .find((o) => o && [o.category, o.id, o.name].some((v) => typeof v === "string" && v.toLowerCase() === "model"));
-  if (option) {
-    const valid = optionValues(option.options);
-    if (valid.length && !valid.includes(model)) return { kind: "invalid", valid };
+  const listed = option ? optionValues(option.options) : modelList(session);
+  if (!listed.length) {
+    // Nothing advertised: the adapter passes the model on the CLI's command line where it can.
+    if (!option) return { kind: "none", note: `${model} (the agent lists no models over ACP; set on its command line)` };
     return { kind: "set", method: "session/set_config_option", params: { configId: str(option.id) ?? "model", value: model } };
   }
-  const valid = arr(asRecord(session.models)?.availableModels).flatMap((m) => str(asRecord(m)?.modelId) ?? []);
-  if (valid.length && !valid.includes(model)) return { kind: "invalid", valid };
-  return { kind: "set", method: "session/set_model", params: { modelId: model } };
+  // Agents may list opaque ids ("$runtime|openai|x(openai)"): a model's display name selects it too.
+  const match = listed.find((m) => m.id === model) ?? listed.find((m) => m.name === model);
+  if (!match) return { kind: "invalid", valid: listed.map((m) => m.name ?? m.id) };
+  if (option) return { kind: "set", method: "session/set_config_option", params: { configId: str(option.id) ?? "model", value: match.id } };
+  return { kind: "set", method: "session/set_model", params: { modelId: match.id } };
 }
 
-/** Select options may be flat `{value}` entries or groups with their own `options`. */
-function optionValues(options: unknown): string[] {
+interface Listed {
+  id: string;
+  name?: string;
+}
+
+function modelList(session: Rec): Listed[] {
+  return arr(asRecord(session.models)?.availableModels).flatMap((m) => {
+    const r = asRecord(m);
+    const id = str(r?.modelId);
+    return id ? [{ id, name: str(r?.name) }] : [];
+  });
+}
+
+/** Select options may be flat `{value, name}` entries or groups with their own `options`. */
+function optionValues(options: unknown): Listed[] {
   return arr(options).flatMap((o) => {
     const r = asRecord(o);
     if (!r) return [];
     if (Array.isArray(r.options)) return optionValues(r.options);
-    return str(r.value) ?? str(r.id) ?? [];
+    const id = str(r.value) ?? str(r.id);
+    return id ? [{ id, name: str(r.name) }] : [];
   });
 }

@@ -1,5 +1,5 @@
 import type { OdEventBody } from "../events.ts";
-import { arr, asRecord, type Rec, str, textOf } from "../parse-helpers.ts";
+import { arr, asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
 
 /** Per-run bookkeeping for session/update: text part numbering and tool calls accumulated by id. */
 export interface UpdateState {
@@ -19,15 +19,17 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   const u = asRecord(update);
   const kind = str(u?.sessionUpdate);
   if (!u || !kind) return [{ type: "raw", stream: "stdout", line }];
-  if (state.loading || DROPPED.has(kind)) return [];
+  if (state.loading) return [];
+  const usage = usageOf(asRecord(asRecord(u._meta)?.usage));
+  if (DROPPED.has(kind)) return usage;
   if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.part++;
   state.lastKind = kind;
   switch (kind) {
     case "agent_message_chunk":
     case "agent_thought_chunk": {
       const text = str(asRecord(u.content)?.text);
-      if (!text) return [];
-      return [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }];
+      if (!text) return usage;
+      return [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }, ...usage];
     }
     case "tool_call":
     case "tool_call_update":
@@ -43,6 +45,12 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   }
 }
 
+/** Token counts some agents attach to updates (`_meta.usage`, e.g. Qwen Code): a usage event per model turn. */
+function usageOf(u: Rec | undefined): OdEventBody[] {
+  if (!u || (num(u.inputTokens) === undefined && num(u.outputTokens) === undefined)) return [];
+  return [{ type: "usage", inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cachedReadTokens), reasoningTokens: num(u.thoughtTokens), source: "turn" }];
+}
+
 /** One tool.call per id (at its first sighting), one tool.result when its status turns terminal. */
 function toolEvents(u: Rec, state: UpdateState): OdEventBody[] {
   const id = str(u.toolCallId);
@@ -53,7 +61,9 @@ function toolEvents(u: Rec, state: UpdateState): OdEventBody[] {
   if (!tool.called) {
     tool.called = true;
     const locations = arr(u.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
-    events.push({ type: "tool.call", id, name: str(u.title) ?? str(u.kind) ?? "tool", input: u.rawInput ?? (locations.length ? { locations } : {}) });
+    // The agent's own tool name where it gives one (_meta.toolName), else its human title.
+    const name = str(asRecord(u._meta)?.toolName) ?? str(u.title) ?? str(u.kind) ?? "tool";
+    events.push({ type: "tool.call", id, name, input: u.rawInput ?? { ...(str(u.title) ? { title: str(u.title) } : {}), ...(locations.length ? { locations } : {}) } });
   }
   const status = str(u.status);
   if (status && TERMINAL.has(status) && !tool.done) {

@@ -82,13 +82,15 @@ function response(r: Rec, state: AcpState): DriverStep {
       const choice: ModelChoice = acpModelStep(result, state.ctx.model);
       if (choice.kind === "invalid") return fail({ code: "MODEL_NOT_AVAILABLE", message: `${state.ctx.agent.name} has no model "${state.ctx.model}"`, hint: `Valid models: ${choice.valid.join(", ")}.` }, events);
       if (choice.kind === "set") return { events, send: [request(state, "model", choice.method, { sessionId: state.sessionId, ...choice.params })] };
+      if (choice.note) events.push({ type: "status", label: "model", detail: choice.note });
       return { events, send: [prompt(state)] };
     }
     case "model":
       return { events: [], send: [prompt(state)] };
     case "prompt": {
       const events: OdEventBody[] = [];
-      const u = asRecord(result.usage);
+      // ACP's usage, or the token counts some agents put in _meta (gemini: quota.token_count).
+      const u = asRecord(result.usage) ?? asRecord(asRecord(asRecord(result._meta)?.quota)?.token_count);
       if (u) events.push({ type: "usage", inputTokens: num(u.inputTokens ?? u.input_tokens), outputTokens: num(u.outputTokens ?? u.output_tokens), cacheRead: num(u.cachedReadTokens ?? u.cache_read_input_tokens), cacheWrite: num(u.cachedWriteTokens ?? u.cache_creation_input_tokens), reasoningTokens: num(u.thoughtTokens), source: "turn" });
       const stop = str(result.stopReason);
       if (stop === "refusal") events.push(errorFromText(`${state.ctx.agent.name} refused the prompt`, state.ctx.agent));

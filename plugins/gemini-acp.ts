@@ -1,0 +1,34 @@
+import { defineAdapter } from "../src/plugin.ts";
+import { AGENT } from "./gemini.ts";
+
+/**
+ * Gemini CLI over the Agent Client Protocol (`gemini --acp`): the same CLI as `gemini`, with
+ * its permission requests relayed to od. In edit mode Gemini asks before each edit (its default
+ * approval mode) and od's policy answers: edits inside the working directory only.
+ */
+const APPROVAL_MODE = { "read-only": "plan", edit: "default", full: "yolo" } as const;
+
+export default defineAdapter({
+  id: "gemini-acp",
+  name: "Gemini CLI (ACP)",
+  login: AGENT.login,
+  homepage: "https://github.com/google-gemini/gemini-cli",
+  install: "npm install -g @google/gemini-cli",
+  bin: "gemini",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] }, help: { args: ["--help"], flags: ["--acp"] } },
+  // Over ACP the model is chosen by the session's model option, from the ids Gemini lists there
+  // (`od run` refuses others and names the valid ones); the command-line aliases do not apply.
+  models: [],
+  efforts: [],
+  // Gemini 0.61 advertises session/load but answers "No previous sessions found" for its own ACP
+  // sessions; resume through the `gemini` adapter instead.
+  capabilities: { streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "file" },
+  skillTarget: "GEMINI.md",
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({
+    // `--acp` (older versions: `--experimental-acp`); `--skip-trust` as in headless mode.
+    argv: [ctx.flags && !ctx.flags.has("--acp") ? "--experimental-acp" : "--acp", "--skip-trust", "--approval-mode", APPROVAL_MODE[ctx.mode]],
+  }),
+  protocol: { kind: "driver", driver: "acp" },
+});

@@ -1,0 +1,28 @@
+import { defineAdapter } from "../src/plugin.ts";
+import { AGENT } from "./qwen/parse.ts";
+
+/**
+ * Qwen Code over the Agent Client Protocol (`qwen --acp`). Its own default in ACP mode writes
+ * without asking, so edit mode passes `--approval-mode default` explicitly: Qwen then asks, and
+ * od's policy answers (edits inside the working directory only).
+ */
+const APPROVAL_MODE = { "read-only": "plan", edit: "default", full: "yolo" } as const;
+
+export default defineAdapter({
+  id: "qwen-acp",
+  name: "Qwen Code (ACP)",
+  login: AGENT.login,
+  homepage: "https://github.com/QwenLM/qwen-code",
+  install: "npm install -g @qwen-code/qwen-code",
+  bin: "qwen",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  skillTarget: "QWEN.md",
+  prompt: { via: "protocol" },
+  // The model goes through ACP (session/set_model, by id or display name), where Qwen lists its models.
+  invoke: (ctx) => ({ argv: ["--acp", "--approval-mode", APPROVAL_MODE[ctx.mode]] }),
+  protocol: { kind: "driver", driver: "acp" },
+});
