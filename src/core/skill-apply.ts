@@ -44,7 +44,9 @@ export async function applySkills(skills: Skill[], adapter: Adapter, cwd: string
       } else if (strategy === "file" && target) {
         const file = join(cwd, target.replaceAll("{name}", name));
         if (!existsSync(file) && !placed.has(file)) {
-          placed.write(file, new TextEncoder().encode(`${instructions(skill, await references(skill))}\n`));
+          // A Cursor rule (.mdc) needs its own front-matter to apply without being asked for.
+          const header = file.endsWith(".mdc") ? `---\ndescription: ${JSON.stringify(skill.meta.description)}\nalwaysApply: true\n---\n\n` : "";
+          placed.write(file, new TextEncoder().encode(`${header}${instructions(skill, await references(skill))}\n`));
           notes.push({ type: "status", label: "skill", detail: `${name}: written to ${relative(cwd, file)}, which ${adapter.name} reads on its own` });
           continue;
         }

@@ -100,7 +100,9 @@ describe("skill strategies", () => {
     expect(snapshot(tmp.path)).toEqual({});
     expect(dry.prompt).toBe("x");
     const applied = await applySkills([catalog.skills.get("commit-message")!], cursor, tmp.path, "x");
-    expect(readFileSync(join(tmp.path, ".cursor/rules/commit-message.mdc"), "utf8")).toContain("Commit message");
+    const rule = readFileSync(join(tmp.path, ".cursor/rules/commit-message.mdc"), "utf8");
+    expect(rule.startsWith('---\ndescription: "Write a clear, honest commit message for the staged changes."\nalwaysApply: true\n---\n')).toBe(true);
+    expect(rule).toContain("Commit message");
     applied.undo();
     expect(snapshot(tmp.path)).toEqual({});
   });

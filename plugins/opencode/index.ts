@@ -1,0 +1,81 @@
+import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, finish, parse } from "./parse.ts";
+
+/**
+ * `opencode run --format json` with the prompt on stdin: an argv message is re-quoted by opencode
+ * (`run "Say hi"` reaches the model as `"Say hi"`), stdin arrives verbatim. `--thinking` adds the
+ * reasoning records; `--print-logs --log-level ERROR` puts the cause of an `UnknownError` (e.g.
+ * `ProviderModelNotFoundError`) on stderr, where `classify` finds it.
+ *
+ * Permissions: `--agent plan` denies edits; its bash stays allowed, so read-only also denies edit
+ * and bash through OPENCODE_PERMISSION (merged into every agent's rules, last rule wins). The
+ * default agent edits inside the project; other directories are "ask", which a headless run
+ * auto-rejects. `--auto` approves everything not explicitly denied: full only.
+ */
+const MODE_ARGS = { "read-only": ["--agent", "plan"], edit: [], full: ["--auto"] } as const;
+const READ_ONLY_PERMISSION = JSON.stringify({ edit: "deny", bash: "deny" });
+
+/** `opencode models` prints one `provider/model` id per line. */
+export function parseModelList(output: string): string[] {
+  return output
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => /^[\w.@-]+\/\S+$/.test(line));
+}
+
+export default defineAdapter({
+  id: "opencode",
+  ...AGENT,
+  homepage: "https://opencode.ai",
+  install: "npm install -g opencode-ai",
+  bin: "opencode",
+  fallbackBins: ["opencode-cli"],
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  detect: {
+    configDir: ".config/opencode",
+    timeoutMs: 15_000,
+    models: { args: ["models"], parse: parseModelList },
+  },
+  // No static aliases: ids are `provider/model`, listed by `opencode models`.
+  models: [],
+  // `--variant`: "model variant (provider-specific reasoning effort, e.g., high, max, minimal)". These
+  // are the names opencode's own variant tables use; each model offers a subset (`opencode models
+  // --verbose`, "variants"), and a variant the model lacks is silently ignored by opencode.
+  efforts: ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
+  // opencode reads AGENTS.md in the working directory as project rules.
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  skillTarget: "AGENTS.md",
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "run",
+      "--format",
+      "json",
+      "--thinking",
+      "--print-logs",
+      "--log-level",
+      "ERROR",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--variant", ctx.effort] : []),
+      ...(ctx.resume ? ["--session", ctx.resume] : []),
+      ...MODE_ARGS[ctx.mode],
+    ],
+    env: ctx.mode === "read-only" ? { OPENCODE_PERMISSION: READ_ONLY_PERMISSION } : undefined,
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse, finish }),
+  classify: ({ stderrTail }) => {
+    if (/Session not found/.test(stderrTail))
+      return {
+        code: "INVALID_REQUEST",
+        message: "OpenCode has no session with that id",
+        hint: "Resume from the working directory the session started in, with an id from `opencode session list`.",
+      };
+    // The log line of the failure: `level=ERROR … error="ProviderModelNotFoundError: Model not found: x/y."`.
+    const cause = [...stderrTail.matchAll(/ error="([^"]+)"/g)].at(-1)?.[1];
+    if (cause?.startsWith("ProviderModelNotFoundError"))
+      return { code: "MODEL_NOT_AVAILABLE", message: cause, hint: "Pick a `provider/model` id from `opencode models`." };
+    if (cause) return classifyText(cause, AGENT);
+    return classifyStderr(stderrTail, AGENT);
+  },
+});

@@ -1,0 +1,138 @@
+import { asRecord, errorFromText, num, type OdEventBody, str } from "../../src/plugin.ts";
+
+/**
+ * `opencode run --format json` records: `{type, timestamp, sessionID, part | error}` per line.
+ * Text and reasoning parts arrive whole (one record per part, no deltas); a tool part arrives once,
+ * when the tool has finished; there is no start or end record: the run ends when the process exits.
+ */
+
+export const AGENT = { name: "OpenCode", login: "run `opencode auth login`, or set the provider's API key in opencode.json" };
+
+/** opencode's error names as words the shared classifier understands (the name is the only sign of the kind). */
+const NAMED_ERRORS: Record<string, string> = {
+  ProviderAuthError: "Provider authentication failed",
+  ContextOverflowError: "Context length exceeded",
+  MessageOutputLengthError: "Output length limit reached",
+  ContentFilterError: "Blocked by the provider's content filter",
+  MessageAbortedError: "Aborted",
+};
+
+export interface OpencodeState {
+  sessionId?: string;
+  /** Tool calls already emitted, by callID. */
+  calls: Set<string>;
+  /** Totals over every step, flushed as the run's usage when stdout closes. */
+  total?: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number; cost: number };
+  n: number;
+}
+
+export const createState = (): OpencodeState => ({ calls: new Set(), n: 0 });
+
+export function parse(record: unknown, state: OpencodeState, line: string): OdEventBody[] {
+  const r = asRecord(record);
+  const events = session(state, str(r?.sessionID));
+  const part = asRecord(r?.part);
+  switch (r?.type) {
+    case "step_start":
+      return events;
+    case "text":
+      return str(part?.text) ? [...events, { type: "text.delta", id: partId(part, state), text: str(part?.text)! }] : events;
+    case "reasoning":
+      return str(part?.text) ? [...events, { type: "thinking.delta", id: partId(part, state), text: str(part?.text)! }] : events;
+    case "tool_use":
+      return [...events, ...tool(part, state)];
+    case "step_finish":
+      return [...events, stepUsage(part, state)];
+    case "error":
+      return [...events, error(asRecord(r.error))];
+    default:
+      return [...events, { type: "raw", stream: "stdout", line }];
+  }
+}
+
+/** The run's usage totals, when any step reported some. */
+export function finish(state: OpencodeState): OdEventBody[] {
+  const t = state.total;
+  if (!t) return [];
+  return [{ type: "usage", inputTokens: t.input, outputTokens: t.output, reasoningTokens: t.reasoning, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, costUsd: t.cost, source: "run" }];
+}
+
+/** Every record carries the session id; the first one names the resume handle. */
+function session(state: OpencodeState, id: string | undefined): OdEventBody[] {
+  if (!id || state.sessionId) return [];
+  state.sessionId = id;
+  return [{ type: "session", sessionId: id }];
+}
+
+function partId(part: Record<string, unknown> | undefined, state: OpencodeState): string {
+  return str(part?.id) ?? `part-${++state.n}`;
+}
+
+function tool(part: Record<string, unknown> | undefined, state: OpencodeState): OdEventBody[] {
+  const id = str(part?.callID) ?? str(part?.id);
+  if (!id) return [];
+  const s = asRecord(part?.state);
+  const events: OdEventBody[] = [];
+  if (!state.calls.has(id)) {
+    state.calls.add(id);
+    events.push({ type: "tool.call", id, name: str(part?.tool) ?? "tool", input: jsonInput(s?.input) });
+  }
+  const status = str(s?.status);
+  if (status === "completed" || status === "error") {
+    // "invalid" is opencode's stand-in for a call it could not run (an unknown tool, bad arguments).
+    const exit = num(asRecord(s?.metadata)?.exit);
+    const isError = status === "error" || part?.tool === "invalid" || (exit !== undefined && exit !== 0);
+    events.push({ type: "tool.result", id, output: str(s?.error) ?? str(s?.output) ?? "", isError });
+  }
+  return events;
+}
+
+/** Tool input is an object, or (in some versions) its JSON text. */
+function jsonInput(input: unknown): unknown {
+  if (typeof input !== "string") return input ?? {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return { _raw: input };
+  }
+}
+
+function stepUsage(part: Record<string, unknown> | undefined, state: OpencodeState): OdEventBody {
+  const tokens = asRecord(part?.tokens);
+  const cache = asRecord(tokens?.cache);
+  const step = {
+    input: num(tokens?.input) ?? 0,
+    output: num(tokens?.output) ?? 0,
+    reasoning: num(tokens?.reasoning) ?? 0,
+    cacheRead: num(cache?.read) ?? 0,
+    cacheWrite: num(cache?.write) ?? 0,
+    cost: num(part?.cost) ?? 0,
+  };
+  const t = (state.total ??= { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
+  for (const k of Object.keys(step) as Array<keyof typeof step>) t[k] += step[k];
+  return {
+    type: "usage",
+    inputTokens: step.input,
+    outputTokens: step.output,
+    reasoningTokens: step.reasoning,
+    cacheRead: step.cacheRead,
+    cacheWrite: step.cacheWrite,
+    costUsd: step.cost,
+    source: "turn",
+  };
+}
+
+/**
+ * `{name, data: {message, statusCode?}}`. An `UnknownError` only says "Check server logs": its
+ * cause is in the logs on stderr (`--print-logs`), which `classify` reads once the process exits
+ * non-zero, so here it is only a status.
+ */
+function error(e: Record<string, unknown> | undefined): OdEventBody {
+  const name = str(e?.name) ?? "Error";
+  const data = asRecord(e?.data);
+  const message = str(data?.message) ?? str(e?.message) ?? name;
+  if (name === "UnknownError") return { type: "status", label: "error", detail: message };
+  const status = num(data?.statusCode);
+  const named = NAMED_ERRORS[name];
+  return errorFromText(`${status !== undefined ? `${status} ` : ""}${named ? `${named}: ` : ""}${message}`, AGENT);
+}

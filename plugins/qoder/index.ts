@@ -1,0 +1,60 @@
+import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/**
+ * Qoder CLI in print mode. The prompt goes on stdin: with no query argument and a non-TTY stdin,
+ * `-p` reads stdin to EOF and uses it as the prompt (the bundle prepends it to any argv query).
+ *
+ * Permissions (`--permission-mode`, whose choices have no plan mode): read-only runs in `dont_ask`,
+ * which denies every tool call that would need approval, and offers the model only the reading
+ * tools (`--tools`); edit accepts file edits; full bypasses every check.
+ */
+const MODE_ARGS = {
+  "read-only": ["--permission-mode", "dont_ask", "--tools", "Read,Grep,Glob"],
+  edit: ["--permission-mode", "accept_edits"],
+  full: ["--permission-mode", "bypass_permissions"],
+} as const;
+
+export default defineAdapter({
+  id: "qoder",
+  ...AGENT,
+  homepage: "https://qoder.com/cli",
+  install: "npm install -g @qoder-ai/qodercli",
+  bin: "qodercli",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  detect: {
+    configDir: ".qoder",
+    timeoutMs: 10_000,
+    auth: { envKeys: ["QODER_PERSONAL_ACCESS_TOKEN"] },
+  },
+  // Qoder's model tiers (the CLI's own tier set; `qodercli --list-models` needs a login).
+  models: ["auto", "ultimate", "performance", "efficient", "lite"],
+  // `--reasoning-effort ludicrous`: "Valid values are: auto, none, low, medium, high, xhigh, max, ultracode."
+  efforts: ["auto", "none", "low", "medium", "high", "xhigh", "max", "ultracode"],
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "-p",
+      "--output-format",
+      "stream-json",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      // Last: `--tools` takes every following word.
+      ...MODE_ARGS[ctx.mode],
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify: ({ stderrTail }) => {
+    // Startup failures: one line, then a stack trace.
+    const critical = /An unexpected critical error occurred:\s*(.+)/.exec(stderrTail)?.[1]?.trim();
+    if (critical?.includes("Invalid reasoning effort"))
+      return { code: "MODEL_NOT_AVAILABLE", message: critical, hint: "Pick one of the valid values it names." };
+    if (critical && /NetworkAttemptError/.test(critical))
+      return { code: "AGENT_ERROR", message: critical, hint: "Qoder CLI checks the login with its servers before every run: check the network connection." };
+    if (critical) return classifyText(critical, AGENT);
+    return classifyStderr(stderrTail, AGENT);
+  },
+});
