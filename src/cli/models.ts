@@ -1,6 +1,5 @@
-import { detectCached } from "../core/detect-cache.ts";
-import { OdError } from "../core/errors.ts";
 import { loadRegistry } from "../core/registry.ts";
+import { listModels } from "../index.ts";
 import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
@@ -14,12 +13,10 @@ export default odCommand({
   },
   async run({ args }) {
     const registry = await loadRegistry();
-    const adapter = registry.get(args.agent)?.adapter;
-    if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, `Known agents: ${registry.list().map((e) => e.adapter.id).join(", ")}.`);
-    const [d] = (await detectCached([adapter], { refresh: args.refresh })).detections;
-    const result = { agent: adapter.id, models: ["default", ...d!.models], source: d!.modelSource, efforts: d!.efforts };
+    const result = { agent: args.agent, ...(await listModels(args.agent, { registry, refresh: args.refresh })) };
     if (args.json) return printJson(result);
     process.stdout.write(`${table(["model", "efforts"], result.models.map((m) => [m, result.efforts.join(", ") || "-"]))}\n`);
-    process.stderr.write(`"default" passes no model flag; models from ${result.source === "catalog" ? `\`${adapter.bin}\`'s own catalog` : result.source === "aliases" ? "the documented aliases" : "nowhere (type a model id)"}\n`);
+    const bin = registry.get(args.agent)?.adapter.bin;
+    process.stderr.write(`"default" passes no model flag; models from ${result.source === "catalog" ? `\`${bin}\`'s own catalog` : result.source === "aliases" ? "the documented aliases" : "nowhere (type a model id)"}\n`);
   },
 });

@@ -3,6 +3,7 @@ import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { planRun, runAgent } from "../core/run.ts";
+import { selectAgent } from "../core/select.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { createTextRenderer } from "./render.ts";
@@ -12,7 +13,7 @@ export default odCommand({
   meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
   args: {
     prompt: { type: "positional", required: false, description: 'The prompt; "-" reads it from stdin', valueHint: "prompt" },
-    agent: { type: "string", alias: "a", required: true, description: "Adapter id (see `od agents`)", valueHint: "id" },
+    agent: { type: "string", alias: "a", description: "Adapter id (default: $OD_AGENT, then defaultAgent in ~/.open-design/config.json, then the first ready agent)", valueHint: "id" },
     model: { type: "string", alias: "m", description: "Model id or alias; `default` passes no model flag" },
     effort: { type: "string", alias: "e", description: "Effort level, where the CLI has a real effort flag" },
     cwd: { type: "string", description: "Working directory of the agent (default: here)", valueHint: "dir" },
@@ -30,7 +31,9 @@ export default odCommand({
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
     const skills = ([] as string[]).concat(args.skill ?? []).flatMap((s) => String(s).split(",")).map((s) => s.trim()).filter(Boolean);
-    const request = { agent: args.agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills };
+    const { agent, because } = await selectAgent(registry, args.agent);
+    if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
+    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills };
 
     if (args["dry-run"]) {
       const plan = await planRun(request, { registry });
