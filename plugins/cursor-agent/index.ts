@@ -38,6 +38,8 @@ export default defineAdapter({
   // Model ids come from `cursor-agent models`; a reasoning level is part of the id's parameter block.
   models: [],
   // No effort flag: Cursor takes effort only inside a model id's parameter block.
+  // Cursor's own answer to a rate limit is its `auto` model.
+  rateLimitFallbackModel: "auto",
   efforts: [],
   // Cursor reads project rules from .cursor/rules/*.mdc on its own.
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },

@@ -2,7 +2,8 @@ import { existsSync } from "node:fs";
 import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import { loadRegistry } from "../core/registry.ts";
-import { planRun, runAgent } from "../core/run.ts";
+import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
+import { planRun } from "../core/run.ts";
 import { selectAgent } from "../core/select.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
@@ -21,6 +22,7 @@ export default odCommand({
     resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
     timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
     skill: { type: "string", alias: "s", description: "Use a skill (repeatable, or comma-separated; see `od skills`)", valueHint: "name" },
+    retries: { type: "string", default: "2", description: "Retry transient failures (rate limits, overloaded servers) this many times", valueHint: "n" },
     json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
     ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
     "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
@@ -61,7 +63,10 @@ export default odCommand({
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
     const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker() : undefined;
     if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
-    for await (const event of runAgent(request, { registry, signal: controller.signal, broker })) {
+    const retries = Number(args.retries);
+    if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
+    const policy = { ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel };
+    for await (const event of runWithRetry(request, { registry, signal: controller.signal, broker }, policy)) {
       if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
       if (event.type === "run.finished") finished = event;
       render(event);

@@ -125,6 +125,8 @@ export const AdapterSchema = z
     detect: DetectSchema.default({}),
     /** Documented model ids or aliases; `default` (no model flag) is always allowed. */
     models: z.array(z.string().min(1)).default([]),
+    /** A model to fall back to when the chosen one is rate limited (announced as a retry, never silent). */
+    rateLimitFallbackModel: z.string().min(1).optional(),
     /** Effort levels of the CLI's real effort flag; empty when it has none. */
     efforts: z.array(z.string().min(1)).default([]),
     capabilities: z.object({

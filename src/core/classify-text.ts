@@ -32,9 +32,17 @@ export function hintFor(code: ErrorCode, agent: { name: string; login?: string }
 }
 
 /** An `error` event body for an agent's own error text. */
+/** Failures that pass on their own: an overloaded or failing server, a dropped connection. */
+const TRANSIENT = /\b50[0-4]\b|\b529\b|overloaded|service unavailable|bad gateway|gateway time-?out|internal server error|ECONNRESET|ECONNREFUSED|socket hang up|connection (reset|closed|refused)|network error/i;
+
+export function isTransientText(text: string): boolean {
+  return TRANSIENT.test(text);
+}
+
 export function errorFromText(text: string, agent: { name: string; login?: string }): Extract<OdEventBody, { type: "error" }> {
   const c = classifyText(text, agent);
-  return { type: "error", code: c.code, message: c.message, hint: c.hint, retryable: isRetryable(c.code) };
+  const retryable = isRetryable(c.code) || (c.code === "AGENT_ERROR" && isTransientText(text));
+  return { type: "error", code: c.code, message: c.message, hint: c.hint, retryable };
 }
 
 /** A classification from a stderr tail when its last line is recognisable (auth, rate limit, size); else undefined. */

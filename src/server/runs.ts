@@ -3,7 +3,8 @@ import type { OdEvent } from "../core/events.ts";
 import type { Broker, Decision } from "../core/permissions.ts";
 import type { Registry } from "../core/registry.ts";
 import type { RunLog, RunSummary } from "../core/run-log.ts";
-import { type RunRequest, runAgent } from "../core/run.ts";
+import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
+import type { RunRequest } from "../core/run.ts";
 import type { Slots } from "../core/slots.ts";
 
 type Listener = (event: OdEvent) => void;
@@ -45,7 +46,9 @@ export class RunStore {
     this.deps.log.create(runId, request);
     run.done = (async () => {
       const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
-      const events = runAgent(request, { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots, broker, brokerTimeoutMs: this.deps.askTimeoutMs });
+      const fallbackModel = this.deps.registry.get(request.agent)?.adapter.rateLimitFallbackModel;
+      const options = { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots, broker, brokerTimeoutMs: this.deps.askTimeoutMs };
+      const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
       for await (const event of events) {
         run.events.push(event);
         this.deps.log.append(event);

@@ -12,11 +12,12 @@
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
  *   {"ifStdin": "text", "then": [...], "else": [...]}   branch on what was read from stdin so far
  *   {"touch": "name"}          create a file in the working directory (an agent that writes)
+ *   {"firstTime": "marker", "then": [...], "else": [...]}   "then" on the first run only (the marker file remembers)
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
  * With $FAKE_RECORD set, argv, cwd and what was read from stdin are written there as JSON.
  */
-import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 type Step = Record<string, unknown>;
 const steps: Step[] = process.env.FAKE_SCRIPT ? JSON.parse(readFileSync(process.env.FAKE_SCRIPT, "utf8")) : [];
@@ -80,7 +81,12 @@ async function runStep(step: Step): Promise<void> {
   } else if ("ignore" in step) process.on(String(step.ignore) as NodeJS.Signals, () => {});
   else if ("exit" in step) process.exit(Number(step.exit));
   else if ("kill" in step) process.kill(process.pid, String(step.kill) as NodeJS.Signals);
-  else if ("touch" in step) writeFileSync(String(step.touch), "written by the fake agent\n");
+  else if ("firstTime" in step) {
+    const marker = String(step.firstTime);
+    const first = !existsSync(marker);
+    if (first) writeFileSync(marker, "");
+    await runSteps(((first ? step.then : step.else) ?? []) as Step[]);
+  } else if ("touch" in step) writeFileSync(String(step.touch), "written by the fake agent\n");
   else if ("ifStdin" in step) await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
 }
 
