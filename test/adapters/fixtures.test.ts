@@ -54,7 +54,8 @@ for (const adapterId of readdirSync(FIXTURES).filter((d) => registry.get(d))) {
         const goldenPath = join(FIXTURES, adapterId, `${scenario}.golden.json`);
         const previous: Golden | undefined = existsSync(goldenPath) ? JSON.parse(readFileSync(goldenPath, "utf8")) : undefined;
         const context = previous?.context ?? { mode: "edit" as Mode };
-        const lines = readFileSync(join(FIXTURES, adapterId, file), "utf8").split("\n");
+        // Lines as the pipeline frames them: a final newline ends the last line, it does not start another.
+        const lines = readFileSync(join(FIXTURES, adapterId, file), "utf8").replace(/\n$/, "").split("\n");
         const got = { context, ...replay(adapterId, lines, context.mode) };
         if (update) writeFileSync(goldenPath, `${JSON.stringify(got, null, 2)}\n`);
         else if (!previous) throw new Error(`no golden for ${adapterId}/${scenario}: run with OD_UPDATE_FIXTURES=1 and review it`);

@@ -185,7 +185,7 @@ export const CLIS: LiveCli[] = [
       XDG_CACHE_HOME: join(cacheRoot(), "copilot-xdg-cache"),
     }),
     choice: { model: "gpt-5.4", effort: "high", expectModel: /^gpt-5\.4$/, expectEffort: "high" },
-    cannot: { chat: "copilot --output-format json carries no token usage (the CLI leaves assistant.usage out of its JSONL)" },
+    cannot: { usage: "copilot --output-format json carries no token usage (the CLI leaves assistant.usage out of its JSONL)" },
     loginHint: /\/login|COPILOT_PROVIDER_API_KEY/,
   },
   {
@@ -225,7 +225,8 @@ export const CLIS: LiveCli[] = [
     // Kimi Code has no effort flag (effort is per-model config), so od refuses any --effort for it.
     choice: { model: "odstub/other", expectModel: /^stub-other$/ },
     cannot: {
-      chat: "kimi's stream-json gives each message whole and carries no token usage",
+      "stream-chunks": "kimi's stream-json gives each message whole",
+      usage: "kimi's stream-json carries no token usage",
       thinking: "kimi's stream-json never writes thinking",
       "read-only": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",
       "read-only-pushy": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",

@@ -31,7 +31,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     const session = r.of("session")[0];
     expect(session?.sessionId).toBeTruthy();
     expect(r.finished?.sessionId).toBe(session!.sessionId);
-    expect(r.of("usage").length).toBeGreaterThan(0);
+    if (!cli.cannot?.usage) expect(r.of("usage").length).toBeGreaterThan(0);
     expect(turns(fx.stub).at(-1)?.lastUserText).toContain("Say hi");
     return `${r.of("text.delta").length} deltas, ${r.of("usage").length} usage, ${r.ms} ms`;
   });

@@ -1,0 +1,50 @@
+import { type Classification, type ClassifyContext, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/**
+ * Amp (Sourcegraph; `@sourcegraph/amp` now installs `@ampcode/cli`). Headless is execute mode
+ * with the prompt on stdin, as `amp --help` documents and the Amp SDK does. Amp runs the model on
+ * its own server (AMP_URL), so it cannot be pointed at a model stub. Amp has no read-only flag:
+ * its permissions live in settings files, so od offers no read-only mode. `--dangerously-allow-all`
+ * is not in `amp --help` but the 0.0.1790142911 binary accepts it (an unknown flag is rejected with
+ * "unknown option") and the Amp SDK passes it for `dangerouslyAllowAll`: full mode only.
+ */
+
+function classify({ stderrTail, events }: ClassifyContext): Classification | undefined {
+  const said = [stderrTail, ...events.flatMap((e) => (e.type === "raw" ? [e.line] : []))].join("\n");
+  if (/invalid or missing api key|no api key found|login failed/i.test(said))
+    return { code: "AGENT_AUTH_REQUIRED", message: "Amp is not logged in, or its API key was rejected", hint: `Log in: ${AGENT.login}` };
+  const unreachable = said.match(/Couldn't connect to the Amp server at \S+|Cannot reach Amp servers\.[^\n]*/);
+  if (unreachable) return { code: "AGENT_ERROR", message: unreachable[0], hint: "Amp runs on its server: check the network, a proxy (amp.proxy), or AMP_URL." };
+  return classifyStderr(stderrTail, AGENT);
+}
+
+export default defineAdapter({
+  id: "amp",
+  ...AGENT,
+  homepage: "https://ampcode.com/",
+  install: "npm install -g @ampcode/cli",
+  bin: "amp",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // `-m, --mode`: "low, medium, high, ultra, or a plugin mode … controls the model, system prompt,
+  // and tool selection". Amp has no model flag; its modes are how a user picks the model.
+  models: ["low", "medium", "high", "ultra"],
+  efforts: [],
+  detect: { configDir: ".config/amp", auth: { envKeys: ["AMP_API_KEY"] } },
+  capabilities: { streaming: true, resume: true, readOnly: false, skills: "prompt" },
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      ...(ctx.resume ? ["threads", "continue", ctx.resume] : []),
+      // Implies --stream-json and adds thinking blocks; no IDE context in a headless run.
+      "--stream-json-thinking",
+      "--no-ide",
+      ...(ctx.model ? ["--mode", ctx.model] : []),
+      ...(ctx.mode === "full" ? ["--dangerously-allow-all"] : []),
+      "--execute",
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify,
+});

@@ -1,0 +1,66 @@
+import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, finish, parse } from "./parse.ts";
+
+/**
+ * CodeBuddy Code (Tencent) headless: `-p --output-format stream-json` with the prompt on stdin.
+ * Read-only is plan mode, which refuses every write and shell call with a tool result. Checked
+ * against 2.117.0: `--disallowedTools` did not stop a Write even in acceptEdits mode, and a model
+ * that asks for a tool `--tools` left out makes CodeBuddy retry the request forever.
+ */
+const PERMISSIONS = {
+  "read-only": ["--permission-mode", "plan"],
+  edit: ["--permission-mode", "acceptEdits"],
+  full: ["--permission-mode", "bypassPermissions"],
+} as const;
+
+export default defineAdapter({
+  id: "codebuddy",
+  ...AGENT,
+  homepage: "https://www.codebuddy.ai/cli",
+  install: "npm install -g @tencent-ai/codebuddy-code",
+  bin: "codebuddy",
+  fallbackBins: ["cbc"],
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  // `codebuddy --help` (2.117.0), --model: "Currently supported: (default-model, gemini-3.1-pro, ...)".
+  models: [
+    "default-model",
+    "gemini-3.1-pro",
+    "gemini-3.0-flash",
+    "gemini-3.5-flash",
+    "gemini-2.5-pro",
+    "gemini-2.5-flash",
+    "gemini-3.1-flash-lite",
+    "gpt-5.5",
+    "gpt-5.4",
+    "gpt-5.3-codex",
+    "gpt-5.1-codex",
+    "gpt-5.1-codex-mini",
+    "deepseek-v3-2-volc",
+    "glm-5.0",
+    "kimi-k2.5",
+  ],
+  efforts: ["minimal", "low", "medium", "high", "xhigh", "max"],
+  detect: {
+    configDir: ".codebuddy",
+    help: { args: ["--help"], flags: ["--include-partial-messages"] },
+    auth: { envKeys: ["CODEBUDDY_API_KEY", "CODEBUDDY_AUTH_TOKEN"] },
+  },
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  // `-p` with no prompt argument reads the prompt from stdin (checked against 2.117.0).
+  prompt: { via: "stdin" },
+  invoke: (ctx) => ({
+    argv: [
+      "-p",
+      "--output-format",
+      "stream-json",
+      ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--effort", ctx.effort] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...PERMISSIONS[ctx.mode],
+    ],
+    stdin: ctx.prompt,
+  }),
+  protocol: defineLinesProtocol({ createState, parse, finish }),
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

@@ -1,0 +1,46 @@
+import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { AGENT, createState, parse } from "./parse.ts";
+
+/**
+ * Grok Build (xAI's `grok`, installed by its own script, not from npm), in its documented headless
+ * form: `grok -p <prompt> --output-format streaming-json`. Headless mode does not read a piped
+ * stdin; besides `-p` it takes `--prompt-file <path>`, which od cannot use yet (the adapter
+ * contract has no prompt file), so the prompt goes in argv under a budget.
+ * Modes: read-only is the read-only sandbox profile plus a read-only built-in tool list; edit
+ * accepts edits inside a workspace sandbox; `--always-approve` (alias `--yolo`) only in full.
+ */
+const PERMISSIONS = {
+  "read-only": ["--sandbox", "read-only", "--tools", "read_file,grep,list_dir"],
+  edit: ["--sandbox", "workspace", "--permission-mode", "acceptEdits"],
+  full: ["--always-approve"],
+} as const;
+
+export default defineAdapter({
+  id: "grok",
+  ...AGENT,
+  homepage: "https://docs.x.ai/build/cli/headless-scripting",
+  install: "curl -fsSL https://x.ai/cli/install.sh | bash",
+  bin: "grok",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  models: ["grok-build"], // the guide's `-m` example; `grok models` lists what an account can use
+  // `--effort` / `--reasoning-effort`: "none, minimal, low, medium, high, xhigh, max".
+  efforts: ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
+  detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"] } },
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  prompt: { via: "argv", maxPromptArgBytes: 30_000 },
+  invoke: (ctx) => ({
+    argv: [
+      "-p",
+      ctx.prompt,
+      "--output-format",
+      "streaming-json",
+      "--no-auto-update",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--effort", ctx.effort] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...PERMISSIONS[ctx.mode],
+    ],
+  }),
+  protocol: defineLinesProtocol({ createState, parse }),
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

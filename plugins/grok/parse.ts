@@ -1,0 +1,101 @@
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+
+/**
+ * Grok Build's `--output-format streaming-json`: one `type`-tagged record per line, taken from its
+ * ACP session updates (leaf fields `toolCallId`, `kind`, `rawInput`, `rawOutput` follow ACP;
+ * `toolName` and `usage` lines are xAI's). `text` and `thought` are chunks; a `usage` line closes
+ * each model response; `end` is always last and carries the session id and the run's totals.
+ */
+
+export const AGENT = { name: "Grok Build", login: "run `grok login` (or `grok login --device-auth`), or set XAI_API_KEY" };
+
+export interface GrokState {
+  /** Text and thought chunks between two other records form one part. */
+  part: number;
+  last?: "text" | "thought";
+  /** Tool calls already closed, so a repeated terminal update is not a second result. */
+  closed: Set<string>;
+}
+
+export const createState = (): GrokState => ({ part: 0, closed: new Set() });
+
+const DONE = new Set(["completed", "succeeded", "success"]);
+const FAILED = new Set(["failed", "error", "cancelled"]);
+
+export function parse(record: unknown, state: GrokState, line: string): OdEventBody[] {
+  const r = asRecord(record);
+  const type = str(r?.type);
+  if (type !== "text" && type !== "thought") state.last = undefined;
+  switch (type) {
+    case "text":
+    case "thought":
+      return chunk(r!, type, state);
+    case "tool_call":
+      return [{ type: "tool.call", id: str(r!.toolCallId) ?? "", name: str(r!.toolName) ?? str(r!.title) ?? "tool", input: r!.rawInput ?? {} }, ...toolEnd(r!, state)];
+    case "tool_call_update":
+      return toolEnd(r!, state);
+    case "usage":
+      return [usage(asRecord(r!.usage), "turn")];
+    case "end":
+      return end(r!);
+    case "error":
+      return [errorFromText(str(r!.message) || textOf(r!.error) || "Grok reported an error", AGENT)];
+    case "plan":
+      return [{ type: "status", label: "plan" }];
+    case "available_commands":
+      return [];
+    default:
+      return type === "max_turns_reached" || type?.startsWith("auto_compact") ? [{ type: "status", label: type }] : [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+function chunk(r: Record<string, unknown>, type: "text" | "thought", state: GrokState): OdEventBody[] {
+  if (state.last !== type) state.part++;
+  state.last = type;
+  const text = str(r.data) ?? str(r.text) ?? str(r.delta);
+  if (!text) return [];
+  return [{ type: type === "text" ? "text.delta" : "thinking.delta", id: `${type}-${state.part}`, text }];
+}
+
+/** A terminal status closes the call; progress updates say nothing od shows. */
+function toolEnd(r: Record<string, unknown>, state: GrokState): OdEventBody[] {
+  const id = str(r.toolCallId) ?? "";
+  const status = str(r.status) ?? "";
+  if (!(DONE.has(status) || FAILED.has(status)) || state.closed.has(id)) return [];
+  state.closed.add(id);
+  const output = acpContent(r.content) || (r.rawOutput === undefined ? "" : textOf(r.rawOutput));
+  return [{ type: "tool.result", id, output, isError: FAILED.has(status) }];
+}
+
+/** ACP tool content: `{type: "content", content: {type: "text", text}}` items (diffs and terminals summarised). */
+function acpContent(content: unknown): string {
+  return arr(content)
+    .map((item) => {
+      const c = asRecord(item);
+      return c?.type === "content" ? textOf(c.content) : textOf(item);
+    })
+    .filter(Boolean)
+    .join("\n");
+}
+
+function end(r: Record<string, unknown>): OdEventBody[] {
+  const events: OdEventBody[] = [];
+  const sessionId = str(r.sessionId) ?? str(r.session_id);
+  if (sessionId) events.push({ type: "session", sessionId });
+  events.push({ ...usage(asRecord(r.usage), "run"), costUsd: num(r.total_cost_usd) });
+  const stop = str(r.stopReason);
+  if (stop && stop !== "end_turn") events.push({ type: "status", label: "stopped", detail: stop });
+  return events;
+}
+
+function usage(u: Record<string, unknown> | undefined, source: "turn" | "run"): Extract<OdEventBody, { type: "usage" }> {
+  return {
+    type: "usage",
+    inputTokens: num(u?.input_tokens),
+    outputTokens: num(u?.output_tokens),
+    cacheRead: num(u?.cache_read_input_tokens),
+    cacheWrite: num(u?.cache_creation_input_tokens),
+    reasoningTokens: num(u?.reasoning_tokens),
+    source,
+  };
+}

@@ -1,0 +1,73 @@
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+
+/**
+ * Kimi Code's `kimi -p … --output-format stream-json`: one OpenAI-style message per line, written
+ * when a step ends (so an answer arrives whole, not as deltas), plus `role: "meta"` records.
+ * Checked against 2.1.0: thinking and token usage are not written to this stream, and a tool
+ * result carries no error flag (a failed Write reads "mkdir failed: …" like any other result).
+ * Run failures go to stderr as `error: failed to run prompt: …` with exit 1 (see `classify`).
+ */
+
+export const AGENT = { name: "Kimi Code", login: "run `kimi login` (or `kimi` and type /login)" };
+
+export interface KimiState {
+  /** Assistant messages so far: each gets its own text part id. */
+  messages: number;
+}
+
+export const createState = (): KimiState => ({ messages: 0 });
+
+export function parse(record: unknown, state: KimiState, line: string): OdEventBody[] {
+  const r = asRecord(record);
+  switch (r?.role) {
+    case "assistant":
+      return assistant(r, state);
+    case "tool":
+      return [{ type: "tool.result", id: str(r.tool_call_id) ?? "", output: textOf(r.content), isError: false }];
+    case "meta":
+      return meta(r, line);
+    default:
+      return r?.type === "goal.summary" ? [{ type: "status", label: "goal", detail: str(r.status) ?? "none" }] : [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+function assistant(r: Record<string, unknown>, state: KimiState): OdEventBody[] {
+  const id = `kimi-msg-${++state.messages}`;
+  const events: OdEventBody[] = [];
+  const text = textOf(r.content);
+  if (text) events.push({ type: "text.delta", id, text });
+  for (const c of arr(r.tool_calls)) {
+    const call = asRecord(c);
+    const fn = asRecord(call?.function);
+    events.push({ type: "tool.call", id: str(call?.id) ?? "", name: str(fn?.name) ?? "tool", input: parseArguments(fn?.arguments) });
+  }
+  return events;
+}
+
+function meta(r: Record<string, unknown>, line: string): OdEventBody[] {
+  switch (r.type) {
+    case "session.resume_hint":
+      return str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)! }] : [];
+    case "system.version":
+      return [{ type: "status", label: "version", detail: str(r.version) }];
+    case "turn.step.retrying": {
+      const status = num(r.status_code);
+      const message = str(r.error_message) ?? str(r.error_name) ?? "request failed";
+      // Kimi retries whatever failed; a rejected key never heals, so stop there.
+      if (status === 401 || status === 403) return [errorFromText(message, AGENT)];
+      return [{ type: "status", label: "retrying", detail: `attempt ${num(r.next_attempt) ?? "?"}/${num(r.max_attempts) ?? "?"}: ${message}` }];
+    }
+    default:
+      return [{ type: "raw", stream: "stdout", line }];
+  }
+}
+
+/** Tool arguments arrive as a JSON string; keep the text when it does not parse. */
+function parseArguments(value: unknown): unknown {
+  if (typeof value !== "string") return value ?? {};
+  try {
+    return JSON.parse(value);
+  } catch {
+    return { _raw: value };
+  }
+}
