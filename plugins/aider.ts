@@ -1,7 +1,7 @@
 import { classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, type OdEventBody } from "../src/plugin.ts";
 
 /**
- * Aider (a Python package: `aider-chat` on PyPI, not on npm) with `--message`: it answers once and
+ * Aider (a Python package: `aider-chat` on PyPI, not on npm) with `--message-file`: it answers once and
  * exits, printing plain text on stdout. Its own notices share stdout with the answer: a banner
  * ("Aider v…", "Model: …", "Git repo: …"), a reasoning model's "► **THINKING**" and
  * "► **ANSWER**" sections, "Applied edit to <file>", a "Tokens: … Cost: …" line after each reply,
@@ -101,7 +101,8 @@ export default defineAdapter({
   models: [], // `--model` takes any LiteLLM model id; `aider --list-models <part>` searches them
   efforts: [], // `--reasoning-effort` passes any value through to the provider
   capabilities: { streaming: true, resume: false, readOnly: true, skills: "prompt" },
-  prompt: { via: "argv", maxPromptArgBytes: 30_000 },
+  // `--message-file FILE` (-f): the prompt from a file, so neither argv nor a shell ever holds it.
+  prompt: { via: "file" },
   invoke: (ctx) => ({
     argv: [
       // The studied headless flag set: plain output, no git repo prompt, no commits, no shell
@@ -115,8 +116,8 @@ export default defineAdapter({
       "--no-show-release-notes",
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...MODES[ctx.mode],
-      "--message",
-      ctx.prompt,
+      "--message-file",
+      ctx.promptFile ?? "",
     ],
   }),
   protocol: defineLinesProtocol({ format: "text", createState: (): AiderState => ({ phase: "banner", marker: false, edits: 0 }), parse }),

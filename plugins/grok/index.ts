@@ -3,9 +3,8 @@ import { AGENT, createState, parse } from "./parse.ts";
 
 /**
  * Grok Build (xAI's `grok`, installed by its own script, not from npm), in its documented headless
- * form: `grok -p <prompt> --output-format streaming-json`. Headless mode does not read a piped
- * stdin; besides `-p` it takes `--prompt-file <path>`, which od cannot use yet (the adapter
- * contract has no prompt file), so the prompt goes in argv under a budget.
+ * form: `grok --prompt-file <path> --output-format streaming-json` (`-p <prompt>` takes it in argv).
+ * Headless mode does not read a piped stdin, so the prompt goes in a file, never in argv.
  * Modes: read-only is the read-only sandbox profile plus a read-only built-in tool list; edit
  * accepts edits inside a workspace sandbox; `--always-approve` (alias `--yolo`) only in full.
  */
@@ -27,11 +26,11 @@ export default defineAdapter({
   efforts: ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
   detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"] } },
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
-  prompt: { via: "argv", maxPromptArgBytes: 30_000 },
+  prompt: { via: "file" },
   invoke: (ctx) => ({
     argv: [
-      "-p",
-      ctx.prompt,
+      "--prompt-file",
+      ctx.promptFile ?? "",
       "--output-format",
       "streaming-json",
       "--no-auto-update",

@@ -18,6 +18,8 @@ export interface InvokeContext {
   bin: string;
   /** Flags found in the CLI's `--help` when detection scanned it (detect.help); undefined when unknown. */
   flags?: ReadonlySet<string>;
+  /** For prompt delivery "file": the file holding the prompt (private, removed after the run). */
+  promptFile?: string;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */

@@ -11,6 +11,7 @@ import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { driverFor } from "./protocols/index.ts";
 import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
+import { PLANNED_PROMPT_FILE, writePromptFile } from "./prompt-file.ts";
 import { resolveExecutable } from "./resolve.ts";
 import { cachedDetection } from "./detect-cache.ts";
 import { probeAuth } from "./detect.ts";
@@ -76,6 +77,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   let proc: AgentProcess | undefined;
   let release: (() => void) | undefined;
   let applied: AppliedSkills | undefined;
+  let promptFile: ReturnType<typeof writePromptFile> | undefined;
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
   try {
@@ -96,7 +98,8 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
     const driver = driverFor(adapter);
     const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
-    const invocation = adapter.invoke({ ...request, bin, flags: known.flags });
+    if (adapter.prompt.via === "file") promptFile = writePromptFile(request.prompt);
+    const invocation = adapter.invoke({ ...request, bin, flags: known.flags, promptFile: promptFile?.path });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env });
     proc = new AgentProcess({
@@ -195,6 +198,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     if (proc && (await isRunning(proc))) await proc.cancel(opts.ladder);
     release?.();
     applied?.undo(); // even after a failure or a cancel: the user's folder is left as it was
+    promptFile?.remove();
   }
 
   const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
@@ -270,6 +274,8 @@ export interface RunPlan {
   envKeys: string[];
   /** Exactly what goes to stdin: the prompt, or the protocol's opening messages as JSON lines. */
   stdin?: string;
+  /** For CLIs that read the prompt from a file: where it would be written, and what. */
+  promptFile?: { path: string; content: string };
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise<RunPlan> {
@@ -283,7 +289,8 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
     resolved = false;
   }
   const cachedFlags = resolved ? cachedDetection(adapter, opts.env ?? process.env)?.flags : undefined;
-  const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined });
+  const promptFile = adapter.prompt.via === "file" ? PLANNED_PROMPT_FILE : undefined;
+  const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined, promptFile });
   if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
   const driver = driverFor(adapter);
   const opening = driver.start({ ...request, agent: { name: adapter.name, login: adapter.login } }).send;
@@ -296,6 +303,7 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
     mode: request.mode,
     envKeys: Object.keys(invocation.env ?? {}),
     stdin: driver.keepStdinOpen ? opening.map((m) => JSON.stringify(m)).join("\n") : invocation.stdin,
+    ...(promptFile ? { promptFile: { path: promptFile, content: request.prompt } } : {}),
   };
 }
 

@@ -59,7 +59,9 @@ function promptDelivered(adapter: Adapter, mode: Mode): boolean {
   if (adapter.prompt.via === "stdin") return d.stdin === PROMPT;
   if (adapter.prompt.via === "argv") return d.argv.includes(PROMPT);
   if (adapter.prompt.via === "protocol") return d.session.includes(JSON.stringify(PROMPT).slice(1, -1));
-  return true; // "file": checked by the adapter's own tests
+  // "file": the argv names the prompt file, and the prompt itself is nowhere in it.
+  const file = invoke(adapter, { mode, promptFile: "/tmp/od-prompt-test/prompt.md" });
+  return file.argv.includes("/tmp/od-prompt-test/prompt.md") && !file.argv.some((a) => a.includes("CONFORMANCE PROMPT"));
 }
 
 /** Garbage shaped like records: wrong types and missing fields at every level of real lines. */

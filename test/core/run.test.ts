@@ -1,6 +1,7 @@
+import { existsSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
 import { createRegistry } from "../../src/core/registry.ts";
-import { runAgent } from "../../src/core/run.ts";
+import { planRun, runAgent } from "../../src/core/run.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 
@@ -185,5 +186,21 @@ describe("plain-text line protocols", () => {
     const events = await collect(runAgent({ agent: "plain", prompt: "x", cwd: tmp.path }, { registry: createRegistry([textAdapter]), env: fake.env }));
     expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe('0:hello\n1:\n2:{"not":"parsed"}\n');
     expect(finished(events).status).toBe("succeeded");
+  });
+});
+
+describe("prompt files", () => {
+  test("a CLI that reads its prompt from a file gets a private one, removed after the run", async () => {
+    const { defineAdapter } = await import("../../src/plugin.ts");
+    const fileAdapter = defineAdapter({ ...fakeAdapter, id: "filed", prompt: { via: "file" }, invoke: (ctx) => ({ argv: ["--prompt-file", ctx.promptFile ?? ""] }) });
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "ok" } }]);
+    const events = await collect(runAgent({ agent: "filed", prompt: "from a file ☃", cwd: tmp.path }, { registry: createRegistry([fileAdapter]), env: fake.env }));
+    const path = fake.recorded().argv[1]!;
+    expect(path).toMatch(/od-prompt-.*\/prompt\.md$/);
+    expect(finished(events).status).toBe("succeeded");
+    expect(existsSync(path)).toBe(false); // removed after the run
+    const plan = await planRun({ agent: "filed", prompt: "p", cwd: tmp.path }, { registry: createRegistry([fileAdapter]), env: fake.env });
+    expect(plan.promptFile).toEqual({ path: expect.stringContaining("od-prompt-"), content: "p" });
   });
 });
