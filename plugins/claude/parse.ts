@@ -26,6 +26,15 @@ export interface ClaudeState {
 export const createState = (): ClaudeState => ({ blocks: new Map(), streamed: new Set(), calls: new Set(), n: 0 });
 
 export function parse(record: unknown, state: ClaudeState, line: string): OdEventBody[] {
+  const events = parseRecord(record, state, line);
+  // A sub-agent's records (Claude's Task tool) carry the id of the tool call they run under.
+  const parent = str(asRecord(record)?.parent_tool_use_id);
+  return parent ? events.map((e) => (SUBTASK_TYPES.has(e.type) ? ({ ...e, parent } as OdEventBody) : e)) : events;
+}
+
+const SUBTASK_TYPES = new Set(["text.delta", "thinking.delta", "tool.call", "tool.result"]);
+
+function parseRecord(record: unknown, state: ClaudeState, line: string): OdEventBody[] {
   const r = asRecord(record);
   switch (r?.type) {
     case "system":

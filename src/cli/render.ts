@@ -29,6 +29,8 @@ export function createTextRenderer(out: Sink, err: Sink, color = false) {
       case "run.started":
         return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd}`));
       case "text.delta":
+        // A sub-agent's words are progress of its tool call, not the answer.
+        if (e.parent) return note(dim(`  ↳ ${clip(e.text, 200)}`));
         out.write(e.text);
         atLineStart = e.text.endsWith("\n");
         return;
@@ -37,7 +39,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false) {
         thinking.add(e.id);
         return;
       case "tool.call":
-        return note(dim(`→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
+        return note(dim(`${e.parent ? "  ↳ " : ""}→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
       case "tool.result":
         return e.isError ? note(red(`✗ ${clip(e.output, 200)}`)) : undefined;
       case "status":

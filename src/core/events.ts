@@ -13,6 +13,9 @@ const envelope = {
 
 const count = z.number().nonnegative().optional();
 
+/** Set on the work of a sub-agent: the id of the tool call (e.g. Claude's Task) that it runs under. */
+const parent = z.string().optional().describe("the tool.call this belongs to, for a sub-agent's activity");
+
 /** Each event's payload; the envelope (runId, seq, ts) is stamped by the pipeline. */
 const bodies = {
   "run.started": {
@@ -27,10 +30,10 @@ const bodies = {
   },
   session: { sessionId: z.string(), model: z.string().optional() },
   status: { label: z.string(), detail: z.string().optional() },
-  "text.delta": { id: z.string(), text: z.string() },
-  "thinking.delta": { id: z.string(), text: z.string() },
-  "tool.call": { id: z.string(), name: z.string(), input: z.unknown() },
-  "tool.result": { id: z.string(), output: z.string(), isError: z.boolean() },
+  "text.delta": { id: z.string(), text: z.string(), parent },
+  "thinking.delta": { id: z.string(), text: z.string(), parent },
+  "tool.call": { id: z.string(), name: z.string(), input: z.unknown(), parent },
+  "tool.result": { id: z.string(), output: z.string(), isError: z.boolean(), parent },
   "permission.request": {
     id: z.string(),
     tool: z.string(),

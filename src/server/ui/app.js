@@ -93,13 +93,15 @@ function watch(runId) {
   state.source = source;
   const on = (type, fn) => source.addEventListener(type, (m) => fn(JSON.parse(m.data)));
   const part = (id, make) => parts.get(id) ?? parts.set(id, make()).get(id);
+  // A sub-agent's activity goes inside the tool call it runs under (e.g. Claude's Task).
+  const home = (e) => (e.parent && parts.get(`c${e.parent}`)) || out;
   on("run.started", (e) => ($("run-status").textContent = `${e.agent} in ${e.cwd} (${e.mode})`));
   on("session", (e) => (state.sessionId = e.sessionId));
   on("status", (e) => out.append(el("div", { className: "status", textContent: `· ${e.label}${e.detail ? `: ${e.detail}` : ""}` })));
-  on("text.delta", (e) => part(`t${e.id}`, () => out.appendChild(el("div", { className: "text" }))).append(e.text));
-  on("thinking.delta", (e) => part(`k${e.id}`, () => out.appendChild(el("details", { className: "thinking" }, el("summary", { textContent: "thinking" }), el("pre")))).lastChild.append(e.text));
+  on("text.delta", (e) => part(`t${e.id}`, () => home(e).appendChild(el("div", { className: "text" }))).append(e.text));
+  on("thinking.delta", (e) => part(`k${e.id}`, () => home(e).appendChild(el("details", { className: "thinking" }, el("summary", { textContent: "thinking" }), el("pre")))).lastChild.append(e.text));
   on("tool.call", (e) =>
-    parts.set(`c${e.id}`, out.appendChild(el("details", { className: "tool" }, el("summary", { textContent: `tool: ${e.name}` }), el("pre", { textContent: JSON.stringify(e.input, null, 2) })))),
+    parts.set(`c${e.id}`, home(e).appendChild(el("details", { className: "tool" }, el("summary", { textContent: `tool: ${e.name}` }), el("pre", { textContent: JSON.stringify(e.input, null, 2) })))),
   );
   on("tool.result", (e) => {
     const box = parts.get(`c${e.id}`) ?? out.appendChild(el("details", { className: "tool" }, el("summary", { textContent: "tool result" })));
