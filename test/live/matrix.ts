@@ -16,6 +16,19 @@ export type ScenarioFn = (cli: LiveCli, name: string, initial: Scenario, body: (
 const base = (fx: Fixture) => ["--agent", fx.cli.id, "--cwd", fx.work, "--timeout", "50"];
 const od = (fx: Fixture, args: string[], prompt: string) => runOd([...base(fx), ...args, prompt], { env: fx.env, cwd: fx.work });
 
+/** Every file under dir with its bytes. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of readdirSync(dir, { recursive: true }).map(String).sort()) {
+    try {
+      out[name] = readFileSync(join(dir, name), "base64");
+    } catch {
+      out[name] = "<dir>";
+    }
+  }
+  return out;
+}
+
 export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
   const hello = "Hello from the od live lane\n";
 
@@ -191,6 +204,21 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.finished?.status).toBe("succeeded");
     expect(r.text).toBe("OD_LIVE_RAW_OK");
     return "raw kept, answer intact";
+  });
+
+  scenario(cli, "skill", { kind: "chat", text: "OD_LIVE_SKILL_OK" }, async (fx) => {
+    // The bundled commit-message skill, by the adapter's own strategy (native, file or prompt):
+    // the model must see it, and the working directory must be exactly as it was afterwards.
+    writeFileSync(join(fx.work, "notes.txt"), "the user's own file\n");
+    const before = snapshot(fx.work);
+    const r = await od(fx, ["--skill", "commit-message"], "Write the commit message");
+    checkRun(r);
+    expect(r.exitCode).toBe(0);
+    const seen = JSON.stringify(turns(fx.stub).map((t) => t.body));
+    const marks = ["Write a clear, honest commit message for the staged changes.", "imperative mood"];
+    expect(marks.some((m) => seen.includes(m)), "the model received the skill").toBe(true);
+    expect(snapshot(fx.work), "the working directory is unchanged").toEqual(before);
+    return r.of("status").find((e) => e.label === "skill")?.detail ?? "skill in the prompt";
   });
 
   scenario(cli, "thinking", { kind: "thinking", thinking: "Let me think it over.", text: "OD_LIVE_THOUGHT_OK" }, async (fx) => {
