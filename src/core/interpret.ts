@@ -14,7 +14,10 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string): DriverS
     try {
       record = JSON.parse(line);
     } catch {
-      return { events: [raw(line)] };
+      if (!/^\s*[{[]/.test(line)) return { events: [raw(line)] };
+      // Broken structured output: the line is kept, and whatever text it carried is salvaged.
+      const text = salvageText(line);
+      return { events: [raw(line), ...(text ? [{ type: "text.delta" as const, id: "degraded", text }] : [])], malformed: true };
     }
   }
   let step: DriverStep;
@@ -24,6 +27,17 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string): DriverS
     return { events: [raw(line)] };
   }
   return { ...step, events: step.events.map((body) => (valid(body) ? body : raw(line))) };
+}
+
+/** The string values of "text" and "delta" fields in a line that does not parse (not tool inputs or results). */
+export function salvageText(line: string): string {
+  const out: string[] = [];
+  for (const m of line.matchAll(/"(?:text|delta)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+    try {
+      out.push(JSON.parse(`"${m[1]}"`));
+    } catch {}
+  }
+  return out.join("");
 }
 
 /** Events from plugins are untrusted: each is checked against the event model. */

@@ -68,6 +68,8 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const outcome = new Outcome();
   let exit: Exit = { exitCode: null, signal: null };
   let stopped: "cancelled" | "timeout" | "idle" | "final" | undefined;
+  /** The agent printed broken structured output: its text is salvaged, resume and relayed approvals are off. */
+  let degraded = false;
   const emit = (body: OdEventBody): OdEvent => {
     const event = stamp(body);
     outcome.observe(event);
@@ -153,6 +155,10 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
           continue;
         }
         const step = interpret(driver, state, frame.text);
+        if (step.malformed && !degraded) {
+          degraded = true;
+          yield emit({ type: "status", label: "degraded", detail: `${adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run` });
+        }
         for (const body of step.events) {
           const event = emit(afterStop(body, stopped));
           yield event;
@@ -162,7 +168,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         for (const m of step.send ?? []) proc.send(m);
         for (const ask of step.asks ?? []) {
           yield emit(requestEvent(ask));
-          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, opts.broker, opts.brokerTimeoutMs);
+          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, degraded ? undefined : opts.broker, opts.brokerTimeoutMs);
           yield emit(decisionEvent(ask, settled));
           for (const m of ask.reply(settled.decision)) proc.send(m);
         }
@@ -209,7 +215,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     signal: exit.signal,
     durationMs: Math.round(performance.now() - started),
     sessionId: outcome.sessionId,
-    resumable: outcome.sessionId !== undefined,
+    resumable: outcome.sessionId !== undefined && !degraded,
   });
 }
 

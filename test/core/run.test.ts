@@ -204,3 +204,18 @@ describe("prompt files", () => {
     expect(plan.promptFile).toEqual({ path: expect.stringContaining("od-prompt-"), content: "p" });
   });
 });
+
+describe("degraded mode", () => {
+  test("broken JSON mid-stream: its text is salvaged, the run says it is degraded and is not resumable", async () => {
+    const { events } = await run([
+      { stdout: { t: "session", v: "s-1" } },
+      { stdout: { t: "text", v: "first " } },
+      { raw: '{"type":"assistant","message":{"content":[{"type":"text","text":"and salvaged \\"words\\""}]\n' },
+      { raw: "a plain log line\n" },
+    ]);
+    expect(ofType(events, "status").map((e) => e.label)).toEqual(["degraded"]);
+    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe('first and salvaged "words"');
+    expect(ofType(events, "raw").map((e) => e.line)).toContain("a plain log line");
+    expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "s-1", resumable: false });
+  });
+});

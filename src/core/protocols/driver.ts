@@ -22,6 +22,8 @@ export interface DriverStep {
   done?: boolean;
   /** Permission requests: the pipeline emits them, decides (policy or an attached client), and sends each reply. */
   asks?: PermissionAsk[];
+  /** The line was broken structured output (set by the pipeline's framing, not by drivers). */
+  malformed?: boolean;
 }
 
 /**
