@@ -23,7 +23,8 @@ export default defineAdapter({
   efforts: [],
   // Gemini 0.61 advertises session/load but answers "No previous sessions found" for its own ACP
   // sessions; resume through the `gemini` adapter instead.
-  capabilities: { streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "file" },
+  // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
+  capabilities: { images: true, streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "GEMINI.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({

@@ -33,7 +33,8 @@ export default defineAdapter({
   },
   efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],
   // pi loads skills from .pi/skills in the working directory (docs/skills.md).
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
+  // Images go in the RPC prompt command (`images`).
+  capabilities: { streaming: true, resume: true, readOnly: true, images: true, skills: "native" },
   skillTarget: ".pi/skills",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({

@@ -19,7 +19,8 @@ export default defineAdapter({
   detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
   models: [],
   efforts: [],
-  capabilities: { streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
+  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "QWEN.md",
   prompt: { via: "protocol" },
   // The model goes through ACP (session/set_model, by id or display name), where Qwen lists its models.

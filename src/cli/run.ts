@@ -21,6 +21,7 @@ export default odCommand({
     mode: { type: "enum", options: ["read-only", "edit", "full"], default: "edit", description: "What the agent may do: read-only, edit (files in cwd), full (bypass approvals)" },
     resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
     timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
+    image: { type: "string", alias: "i", description: "Send an image with the prompt (repeatable; only agents that take images natively)", valueHint: "path" },
     skill: { type: "string", alias: "s", description: "Use a skill (repeatable, or comma-separated; see `od skills`)", valueHint: "name" },
     retries: { type: "string", default: "2", description: "Retry transient failures (rate limits, overloaded servers) this many times", valueHint: "n" },
     json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
@@ -32,10 +33,12 @@ export default odCommand({
     const timeoutMs = args.timeout === undefined ? undefined : seconds(args.timeout);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
-    const skills = ([] as string[]).concat(args.skill ?? []).flatMap((s) => String(s).split(",")).map((s) => s.trim()).filter(Boolean);
+    const list = (v: unknown) => ([] as string[]).concat((v as string | string[] | undefined) ?? []).map(String);
+    const skills = list(args.skill).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+    const images = list(args.image);
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
-    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills };
+    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills, images };
 
     if (args["dry-run"]) {
       const plan = await planRun(request, { registry });

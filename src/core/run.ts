@@ -12,6 +12,7 @@ import { driverFor } from "./protocols/index.ts";
 import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
 import { PLANNED_PROMPT_FILE, writePromptFile } from "./prompt-file.ts";
+import { type ImageInput, loadImages } from "./images.ts";
 import { resolveExecutable } from "./resolve.ts";
 import { cachedDetection } from "./detect-cache.ts";
 import { probeAuth } from "./detect.ts";
@@ -30,6 +31,8 @@ export const RunRequest = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** Skills by name (`od skills` lists them). */
   skills: z.array(z.string().min(1)).default([]),
+  /** Image files to send with the prompt, for agents that accept images natively. */
+  images: z.array(z.string().min(1)).default([]),
 });
 export type RunRequest = z.input<typeof RunRequest>;
 
@@ -83,7 +86,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
   try {
-    const { adapter, request, skills } = await prepare(input, opts);
+    const { adapter, request, skills, images } = await prepare(input, opts);
     if (skills.length) {
       applied = await applySkills(skills, adapter, request.cwd, request.prompt);
       request.prompt = applied.prompt;
@@ -99,7 +102,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     }
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
     const driver = driverFor(adapter);
-    const ctx = { ...request, agent: { name: adapter.name, login: adapter.login } };
+    const ctx = { ...request, images, agent: { name: adapter.name, login: adapter.login } };
     if (adapter.prompt.via === "file") promptFile = writePromptFile(request.prompt);
     const invocation = adapter.invoke({ ...request, bin, flags: known.flags, promptFile: promptFile?.path });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
@@ -256,7 +259,17 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
   const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;
   guardPromptArgBudget(adapter, composed, opts.platform);
-  return { adapter, request, skills, composed };
+  const images = request.images.length ? checkImages(adapter, request.images, request.cwd, registry) : [];
+  return { adapter, request, skills, composed, images };
+}
+
+/** Images only where the adapter sends them natively; never silently dropped. */
+function checkImages(adapter: Adapter, paths: string[], cwd: string, registry: Registry): ImageInput[] {
+  if (!adapter.capabilities.images) {
+    const takers = registry.list().filter((e) => e.adapter.capabilities.images).map((e) => e.adapter.id);
+    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot take images through od`, takers.length ? `Agents that accept images: ${takers.join(", ")}.` : "No installed adapter accepts images.");
+  }
+  return loadImages(paths, cwd);
 }
 
 async function resolveSkills(names: string[], opts: RunOptions): Promise<Skill[]> {
@@ -285,7 +298,7 @@ export interface RunPlan {
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise<RunPlan> {
-  const { adapter, request, composed } = await prepare(input, opts);
+  const { adapter, request, composed, images } = await prepare(input, opts);
   request.prompt = composed;
   let bin = adapter.bin;
   let resolved = true;
@@ -299,7 +312,7 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
   const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined, promptFile });
   if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
   const driver = driverFor(adapter);
-  const opening = driver.start({ ...request, agent: { name: adapter.name, login: adapter.login } }).send;
+  const opening = driver.start({ ...request, images, agent: { name: adapter.name, login: adapter.login } }).send;
   return {
     agent: adapter.id,
     bin,

@@ -2,7 +2,7 @@
 /**
  * A scripted ACP agent for tests. It answers the handshake itself and plays
  * $FAKE_SCRIPT (JSON) when prompted:
- *   { "loadSession"?: bool, "models"?: string[], "configModels"?: string[], "authError"?: string,
+ *   { "loadSession"?: bool, "images"?: bool, "models"?: string[], "configModels"?: string[], "authError"?: string,
  *     "startDelayMs"?: n, "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
@@ -53,7 +53,7 @@ for await (const chunk of Bun.stdin.stream()) {
       waiting.get(m.id)!(m);
       waiting.delete(m.id);
     } else if (m.method === "initialize") {
-      send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: script.loadSession ?? false }, authMethods: [] } });
+      send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: script.loadSession ?? false, promptCapabilities: { image: script.images ?? false } }, authMethods: [] } });
     } else if (m.method === "session/new" || m.method === "session/load") {
       if (script.authError) send({ id: m.id, error: { code: -32000, message: script.authError } });
       else {

@@ -66,7 +66,10 @@ function response(r: Rec, state: AcpState): DriverStep {
   const result = asRecord(r.result) ?? {};
   switch (purpose) {
     case "initialize": {
-      state.canLoad = asRecord(result.agentCapabilities)?.loadSession === true;
+      const capabilities = asRecord(result.agentCapabilities);
+      state.canLoad = capabilities?.loadSession === true;
+      if (state.ctx.images?.length && asRecord(capabilities?.promptCapabilities)?.image !== true)
+        return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} does not accept images over ACP (promptCapabilities.image)`, hint: "Run without --image." });
       if (state.ctx.resume && !state.canLoad) return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} cannot load an earlier session over ACP`, hint: "Start a new run without --resume." });
       const params = { cwd: state.ctx.cwd, mcpServers: [] };
       // session/load replays the conversation as updates: the past is not emitted again.
@@ -101,7 +104,8 @@ function response(r: Rec, state: AcpState): DriverStep {
 }
 
 function prompt(state: AcpState) {
-  return request(state, "prompt", "session/prompt", { sessionId: state.sessionId, prompt: [{ type: "text", text: state.ctx.prompt }] });
+  const images = (state.ctx.images ?? []).map((i) => ({ type: "image", data: i.data, mimeType: i.mimeType }));
+  return request(state, "prompt", "session/prompt", { sessionId: state.sessionId, prompt: [{ type: "text", text: state.ctx.prompt }, ...images] });
 }
 
 function fail(error: { code: Extract<OdEventBody, { type: "error" }>["code"]; message: string; hint?: string }, before: OdEventBody[] = []): DriverStep {

@@ -1,5 +1,6 @@
 import type { LinesProtocol } from "../adapter.ts";
 import type { Mode, OdEventBody } from "../events.ts";
+import type { ImageInput } from "../images.ts";
 import type { PermissionAsk } from "../permissions.ts";
 
 /** What a session driver knows about the run it drives. */
@@ -12,6 +13,8 @@ export interface DriverContext {
   model?: string;
   effort?: string;
   resume?: string;
+  /** Images to send with the prompt (adapters with capabilities.images only). */
+  images?: ImageInput[];
 }
 
 /** The outcome of one record: events to emit, messages to send back, and whether the turn is over. */

@@ -23,7 +23,12 @@ export const piRpc = defineDriver<PiState>({
     state: { agent: ctx.agent, message: 0 },
     send: [
       { id: STATE_ID, type: "get_state" },
-      { id: PROMPT_ID, type: "prompt", message: ctx.prompt },
+      {
+        id: PROMPT_ID,
+        type: "prompt",
+        message: ctx.prompt,
+        ...(ctx.images?.length ? { images: ctx.images.map((i) => ({ type: "image", data: i.data, mimeType: i.mimeType })) } : {}),
+      },
     ],
   }),
   abort: () => [{ type: "abort" }],
