@@ -7,6 +7,7 @@ import { planRun } from "../core/run.ts";
 import { selectAgent } from "../core/select.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
+import { runParallel } from "./parallel-run.ts";
 import { createTextRenderer } from "./render.ts";
 import { ttyBroker } from "./tty-broker.ts";
 
@@ -14,7 +15,7 @@ export default odCommand({
   meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
   args: {
     prompt: { type: "positional", required: false, description: 'The prompt; "-" reads it from stdin', valueHint: "prompt" },
-    agent: { type: "string", alias: "a", description: "Adapter id (default: $OD_AGENT, then defaultAgent in ~/.open-design/config.json, then the first ready agent)", valueHint: "id" },
+    agent: { type: "string", alias: "a", description: "Adapter id, or several (a,b,c) to run side by side in private copies (default: $OD_AGENT, then defaultAgent in ~/.open-design/config.json, then the first ready agent)", valueHint: "id" },
     model: { type: "string", alias: "m", description: "Model id or alias; `default` passes no model flag" },
     effort: { type: "string", alias: "e", description: "Effort level, where the CLI has a real effort flag" },
     cwd: { type: "string", description: "Working directory of the agent (default: here)", valueHint: "dir" },
@@ -30,12 +31,20 @@ export default odCommand({
   },
   async run({ args }) {
     const prompt = await readPrompt(args._);
+    const list = (v: unknown) => ([] as string[]).concat((v as string | string[] | undefined) ?? []).map(String);
     const timeoutMs = args.timeout === undefined ? undefined : seconds(args.timeout);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
-    const list = (v: unknown) => ([] as string[]).concat((v as string | string[] | undefined) ?? []).map(String);
     const skills = list(args.skill).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
     const images = list(args.image);
+    if (args.agent?.includes(",")) {
+      const controller = new AbortController();
+      process.on("SIGINT", () => controller.abort());
+      const agents = args.agent.split(",").map((a) => a.trim()).filter(Boolean);
+      const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images };
+      process.exitCode = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });
+      return;
+    }
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
     const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills, images };

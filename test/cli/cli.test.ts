@@ -132,3 +132,19 @@ describe("od skills (compiled)", () => {
     expect(readdirSync(tmp.path)).toEqual([]); // a dry run places nothing
   });
 });
+
+describe("od run with several agents (compiled)", () => {
+  test("each in a private copy, streams labelled by agent, then a side-by-side table", async () => {
+    await using tmp = tmpdir();
+    const work = join(tmp.path, "work");
+    Bun.spawnSync(["mkdir", work]);
+    const claude = installFake(tmp.path, "claude", [{ read: "all" }, { touch: "from-claude.txt" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    installFake(tmp.path, "pi", [{ touch: "from-pi.txt" }, { replay: join(FIXTURES, "pi/plain.jsonl") }]);
+    const r = od(["run", "--agent", "claude,pi", "--cwd", work, "hello"], claude.env);
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("[claude] QUICK_CHAT_OK");
+    expect(r.out).toMatch(/claude +succeeded .* from-claude\.txt/);
+    expect(r.out).toMatch(/pi +succeeded .* from-pi\.txt/);
+    expect(readdirSync(work)).toEqual([]); // the user's folder is untouched
+  });
+});
