@@ -26,6 +26,7 @@ export default defineAdapter({
   // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
   capabilities: { images: true, streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "GEMINI.md",
+  roleTarget: "GEMINI.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({
     // `--acp` (older versions: `--experimental-acp`); `--skip-trust` as in headless mode.

@@ -104,6 +104,7 @@ export default defineAdapter({
   // Gemini CLI loads GEMINI.md from the working directory as context.
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "GEMINI.md",
+  roleTarget: "GEMINI.md",
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
     argv: [

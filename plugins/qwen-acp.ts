@@ -22,6 +22,7 @@ export default defineAdapter({
   // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
   capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "QWEN.md",
+  roleTarget: "QWEN.md",
   prompt: { via: "protocol" },
   // The model goes through ACP (session/set_model, by id or display name), where Qwen lists its models.
   invoke: (ctx) => ({ argv: ["--acp", "--approval-mode", APPROVAL_MODE[ctx.mode]] }),

@@ -11,6 +11,7 @@ const main = defineCommand({
     agents: () => load(import("./cli/agents.ts")),
     models: () => load(import("./cli/models.ts")),
     doctor: () => load(import("./cli/doctor.ts")),
+    init: () => load(import("./cli/init.ts")),
     plugins: () => load(import("./cli/plugins.ts")),
     skills: () => load(import("./cli/skills.ts")),
     serve: () => load(import("./cli/serve.ts")),

@@ -33,8 +33,10 @@ export default defineAdapter({
     },
   },
   efforts: ["low", "medium", "high", "xhigh", "max"],
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "native" },
+  capabilities: { streaming: true, resume: true, readOnly: true, roles: true, skills: "native" },
   skillTarget: ".claude/skills",
+  // Sub-agent definitions; `--agent <name>` runs the session as one.
+  roleTarget: ".claude/agents/{name}.md",
   // `-p` with no prompt argument reads the prompt from stdin.
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
@@ -48,6 +50,7 @@ export default defineAdapter({
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...(ctx.effort ? ["--effort", ctx.effort] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...(ctx.role ? ["--agent", ctx.role] : []),
       ...PERMISSIONS[ctx.mode],
     ],
     stdin: ctx.prompt,

@@ -44,6 +44,7 @@ export default defineAdapter({
   // Cursor reads project rules from .cursor/rules/*.mdc on its own.
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: ".cursor/rules/{name}.mdc",
+  roleTarget: ".cursor/rules/{name}.mdc",
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
     argv: [

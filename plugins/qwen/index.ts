@@ -21,6 +21,7 @@ export default defineAdapter({
   // Qwen Code loads QWEN.md from the working directory as context.
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "QWEN.md",
+  roleTarget: "QWEN.md",
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
     argv: [

@@ -20,6 +20,8 @@ export interface InvokeContext {
   flags?: ReadonlySet<string>;
   /** For prompt delivery "file": the file holding the prompt (private, removed after the run). */
   promptFile?: string;
+  /** A role defined with `od init` (adapters with capabilities.roles pass it to the CLI's own flag). */
+  role?: string;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
@@ -137,8 +139,12 @@ export const AdapterSchema = z
       images: z.boolean().default(false),
       readOnly: z.boolean(),
       relayApprovals: z.boolean().default(false),
+      /** The CLI selects a role definition by a flag of its own (Claude's --agent). */
+      roles: z.boolean().default(false),
       skills: z.enum(["native", "prompt", "file"]).default("prompt"),
     }),
+    /** Where `od init` writes a role: a file per role ("{name}" in the path) or an instruction file with one section per role (default AGENTS.md). */
+    roleTarget: z.string().optional(),
     /** Where skills go: for "native" a folder in the cwd (".claude/skills"), for "file" a file ("AGENTS.md", ".cursor/rules/{name}.mdc"). */
     skillTarget: z.string().optional(),
     prompt: z.object({

@@ -14,6 +14,7 @@ import { loadRegistry, type Registry } from "./registry.ts";
 import { PLANNED_PROMPT_FILE, writePromptFile } from "./prompt-file.ts";
 import { type ImageInput, loadImages } from "./images.ts";
 import { resolveExecutable } from "./resolve.ts";
+import { useRole } from "./roles.ts";
 import { cachedDetection } from "./detect-cache.ts";
 import { probeAuth } from "./detect.ts";
 import { type AppliedSkills, applySkills } from "./skill-apply.ts";
@@ -31,6 +32,8 @@ export const RunRequest = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** Skills by name (`od skills` lists them). */
   skills: z.array(z.string().min(1)).default([]),
+  /** A role defined with `od init` for this agent. */
+  role: z.string().min(1).optional(),
   /** Image files to send with the prompt, for agents that accept images natively. */
   images: z.array(z.string().min(1)).default([]),
 });
@@ -255,6 +258,10 @@ async function prepare(input: RunRequest, opts: RunOptions) {
     throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
+  if (request.role) {
+    const { promptPrefix } = useRole(adapter, request.cwd, request.role);
+    if (promptPrefix) request.prompt = `${promptPrefix}\n\n${request.prompt}`;
+  }
   const skills = await resolveSkills(request.skills, opts);
   // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
   const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;

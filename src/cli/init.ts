@@ -1,0 +1,33 @@
+import { readFileSync } from "node:fs";
+import { relative, resolve } from "node:path";
+import { OdError } from "../core/errors.ts";
+import { loadRegistry } from "../core/registry.ts";
+import { writeRole } from "../core/roles.ts";
+import { odCommand } from "./command.ts";
+
+export default odCommand({
+  meta: { name: "init", description: "Write a role in an agent's own format (e.g. .claude/agents/<role>.md), for `od run --role`" },
+  args: {
+    agent: { type: "string", alias: "a", required: true, description: "Adapter id" },
+    role: { type: "string", required: true, description: "Role name (lowercase, dashes)", valueHint: "name" },
+    "prompt-file": { type: "string", required: true, description: "A file with the role's instructions", valueHint: "file" },
+    description: { type: "string", description: "One line on what the role is for" },
+    cwd: { type: "string", description: "The project folder (default: here)", valueHint: "dir" },
+    force: { type: "boolean", description: "Replace an existing definition of this role" },
+  },
+  async run({ args }) {
+    const registry = await loadRegistry();
+    const adapter = registry.get(args.agent)?.adapter;
+    if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, "See `od agents`.");
+    let prompt: string;
+    try {
+      prompt = readFileSync(args["prompt-file"], "utf8");
+    } catch (err) {
+      throw new OdError("INVALID_REQUEST", `Cannot read ${args["prompt-file"]}: ${(err as Error).message}`);
+    }
+    if (!prompt.trim()) throw new OdError("INVALID_REQUEST", `${args["prompt-file"]} is empty`);
+    const cwd = resolve(args.cwd ?? process.cwd());
+    const { path, replaced } = writeRole(adapter, cwd, { name: args.role, description: args.description, prompt }, args.force);
+    process.stdout.write(`${replaced ? "replaced" : "wrote"} ${relative(cwd, path)}; use it with: od run --agent ${adapter.id} --role ${args.role} "<prompt>"\n`);
+  },
+});
