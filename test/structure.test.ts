@@ -41,7 +41,7 @@ describe("structure", () => {
     const schema = eventJsonSchema() as { oneOf?: Array<{ properties: { type: { const: string } } }> };
     const types = schema.oneOf?.map((v) => v.properties.type.const).sort();
     expect(types).toEqual(
-      ["error", "permission.decision", "permission.request", "raw", "run.finished", "run.started", "session", "status", "text.delta", "thinking.delta", "tool.call", "tool.result", "usage"].sort(),
+      ["error", "permission.decision", "permission.request", "raw", "run.finished", "run.result", "run.started", "session", "status", "text.delta", "thinking.delta", "tool.call", "tool.result", "usage"].sort(),
     );
   });
 });

@@ -8,7 +8,7 @@ interface Sink {
  * Renders events for people: the assistant's text on stdout as it streams,
  * everything else (status, tools, errors, the closing summary) on stderr.
  */
-export function createTextRenderer(out: Sink, err: Sink, color = false) {
+export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { result?: boolean } = {}) {
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
   let atLineStart = true;
@@ -54,6 +54,15 @@ export function createTextRenderer(out: Sink, err: Sink, color = false) {
       case "usage":
         usage = e;
         return;
+      case "run.result": {
+        if (!opts.result) return;
+        const lines = [`files changed: ${e.files.length ? e.files.join(", ") : "none"}`, `tool calls: ${e.toolCalls.length}${e.toolCalls.some((c) => c.isError) ? ` (${e.toolCalls.filter((c) => c.isError).length} failed)` : ""}`];
+        if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
+        if (e.note) lines.push(e.note);
+        note(dim(lines.map((l) => `od: ${l}`).join("\n")));
+        if (e.diff) err.write(`${e.diff}\n`);
+        return;
+      }
       case "run.finished": {
         const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
         if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)

@@ -1,7 +1,9 @@
 import { existsSync } from "node:fs";
+import { resolve } from "node:path";
 import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import { loadRegistry } from "../core/registry.ts";
+import { withResult } from "../core/result.ts";
 import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
 import { planRun } from "../core/run.ts";
 import { selectAgent } from "../core/select.ts";
@@ -26,7 +28,8 @@ export default odCommand({
     image: { type: "string", alias: "i", description: "Send an image with the prompt (repeatable; only agents that take images natively)", valueHint: "path" },
     skill: { type: "string", alias: "s", description: "Use a skill (repeatable, or comma-separated; see `od skills`)", valueHint: "name" },
     retries: { type: "string", default: "2", description: "Retry transient failures (rate limits, overloaded servers) this many times", valueHint: "n" },
-    json: { type: "boolean", description: "Print every event as one JSON line on stdout" },
+    json: { type: "boolean", description: "Print every event as one JSON line on stdout (with a run.result summary before run.finished)" },
+    result: { type: "boolean", description: "End with a summary: files changed (and the diff in a git repository), tool calls, error" },
     ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
     "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
   },
@@ -71,7 +74,7 @@ export default odCommand({
 
     const render = args.json
       ? (e: OdEvent) => process.stdout.write(`${JSON.stringify(e)}\n`)
-      : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR);
+      : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, { result: Boolean(args.result) });
     let firstError: OdError | undefined;
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
     const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker() : undefined;
@@ -79,7 +82,8 @@ export default odCommand({
     const retries = Number(args.retries);
     if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
     const policy = { ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel };
-    for await (const event of runWithRetry(request, { registry, signal: controller.signal, broker }, policy)) {
+    const events = runWithRetry(request, { registry, signal: controller.signal, broker }, policy);
+    for await (const event of args.json || args.result ? withResult(events, resolve(args.cwd ?? process.cwd())) : events) {
       if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
       if (event.type === "run.finished") finished = event;
       render(event);

@@ -57,6 +57,16 @@ const bodies = {
   },
   raw: { stream: z.enum(["stdout", "stderr"]), line: z.string() },
   error: { code: ErrorCode, message: z.string(), hint: z.string().optional(), retryable: z.boolean() },
+  "run.result": {
+    text: z.string().describe("the final answer (the main agent's text, sub-agents excluded)"),
+    toolCalls: z.array(z.object({ id: z.string(), name: z.string(), isError: z.boolean() })),
+    files: z.array(z.string()).describe("files changed in the working directory during the run"),
+    diff: z.string().optional().describe("git diff of those files, in a repository"),
+    errorCode: ErrorCode.optional(),
+    errorMessage: z.string().optional(),
+    rawTail: z.string().describe("the last raw stdout lines, for debugging"),
+    note: z.string().optional(),
+  },
   "run.finished": {
     status: z.enum(["succeeded", "failed", "cancelled"]),
     exitCode: z.number().int().nullable(),
@@ -87,6 +97,7 @@ export const OdEvent = z.discriminatedUnion("type", [
   variant("usage"),
   variant("raw"),
   variant("error"),
+  variant("run.result"),
   variant("run.finished"),
 ]);
 export type OdEvent = z.infer<typeof OdEvent>;

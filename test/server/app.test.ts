@@ -117,7 +117,7 @@ describe("runs API", () => {
     expect(agents.agents.find((a) => a.id === "fake")).toEqual(expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] }));
     expect(await (await request("/api/agents/fake/models")).json()).toEqual({ models: ["default"], efforts: ["low", "high"] });
     const schema = (await (await request("/api/schema/events")).json()) as { oneOf: unknown[] };
-    expect(schema.oneOf.length).toBe(13);
+    expect(schema.oneOf.length).toBe(14);
   });
 });
 

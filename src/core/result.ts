@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { EventOf, OdEvent } from "./events.ts";
+
+const MAX_FILES = 20_000;
+const RAW_TAIL_BYTES = 8 * 1024;
+const SKIP = new Set([".git", "node_modules"]);
+
+/** Content hashes of the files under dir (bounded; .git and node_modules left out). */
+function fingerprint(dir: string): Map<string, string> | undefined {
+  const out = new Map<string, string>();
+  const walk = (rel: string): boolean => {
+    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      if (SKIP.has(d.name)) continue;
+      const path = rel ? `${rel}/${d.name}` : d.name;
+      if (d.isDirectory()) {
+        if (!walk(path)) return false;
+      } else if (d.isFile()) {
+        if (out.size >= MAX_FILES) return false;
+        try {
+          if (statSync(join(dir, path)).size <= 64 * 1024 * 1024) out.set(path, Bun.hash(readFileSync(join(dir, path))).toString(16));
+        } catch {}
+      }
+    }
+    return true;
+  };
+  try {
+    return walk("") ? out : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
+  if (!files.length) return undefined;
+  const p = Bun.spawn(["git", "diff", "--no-color", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  const [out] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return p.exitCode === 0 && out ? out : undefined;
+}
+
+/**
+ * A run with its summary: every event passes through, and just before
+ * run.finished comes one `run.result` — the final text, the tool calls, the
+ * files changed in the working directory (with the git diff in a repository),
+ * the error, and a bounded tail of raw stdout.
+ */
+export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): AsyncGenerator<OdEvent> {
+  const before = fingerprint(cwd);
+  let text = "";
+  const calls = new Map<string, { id: string; name: string; isError: boolean }>();
+  let error: EventOf<"error"> | undefined;
+  let raw = "";
+  for await (const e of events) {
+    if (e.type === "text.delta" && !e.parent) text += e.text;
+    else if (e.type === "tool.call") calls.set(e.id, { id: e.id, name: e.name, isError: false });
+    else if (e.type === "tool.result" && calls.has(e.id)) calls.get(e.id)!.isError = e.isError;
+    else if (e.type === "error") error ??= e;
+    else if (e.type === "raw" && e.stream === "stdout") raw = `${raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
+    if (e.type === "run.finished") {
+      const after = fingerprint(cwd);
+      const files = before && after ? [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort() : [];
+      yield {
+        type: "run.result",
+        runId: e.runId,
+        seq: e.seq,
+        ts: Date.now(),
+        text,
+        toolCalls: [...calls.values()],
+        files,
+        diff: await gitDiff(cwd, files.filter((f) => after?.has(f))),
+        errorCode: error?.code,
+        errorMessage: error?.message,
+        rawTail: raw,
+        note: before && after ? undefined : `over ${MAX_FILES} files: changes not tracked`,
+      };
+      yield { ...e, seq: e.seq + 1 };
+      continue;
+    }
+    yield e;
+  }
+}

@@ -1,0 +1,29 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { createRegistry } from "../../src/core/registry.ts";
+import { withResult } from "../../src/core/result.ts";
+import { runAgent } from "../../src/core/run.ts";
+import { collect, finished, installFake, ofType, tmpdir } from "../helpers.ts";
+import { fakeAdapter } from "../support/fake-adapter.ts";
+
+describe("run result", () => {
+  test("the summary before run.finished: text, tool calls, files changed with their git diff, raw tail", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init`]);
+    const fake = installFake(tmp.path, "fake-agent", [
+      { read: "all" },
+      { stdout: { t: "tool", id: "c1", name: "Write" } },
+      { touch: "new.txt" },
+      { stdout: { t: "result", id: "c1" } },
+      { raw: "not json\n" },
+      { stdout: { t: "text", v: "done" } },
+    ]);
+    const events = await collect(withResult(runAgent({ agent: "fake", prompt: "x", cwd: repo }, { registry: createRegistry([fakeAdapter]), env: fake.env }), repo));
+    const [result] = ofType(events, "run.result");
+    expect(result).toMatchObject({ text: "done", toolCalls: [{ id: "c1", name: "Write", isError: false }], files: ["new.txt"], rawTail: "not json\n" });
+    expect(events.at(-2)?.type).toBe("run.result");
+    expect(finished(events).status).toBe("succeeded");
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+});
