@@ -64,7 +64,18 @@ export interface DriverProtocol {
   driver: string;
 }
 
-export type Protocol = LinesProtocol<any> | DriverProtocol;
+/**
+ * An agent loop that runs inside od instead of a spawned executable
+ * (core/loops, chosen by name). It is run like a program: it gets invoke's
+ * argv, env and stdin (the prompt) and the cwd, and streams od events; cancel,
+ * timeout and closing work exactly as for a spawned agent. `bin` is a label only.
+ */
+export interface LoopProtocol {
+  kind: "loop";
+  loop: string;
+}
+
+export type Protocol = LinesProtocol<any> | DriverProtocol | LoopProtocol;
 
 const fn = <T>(what: string) =>
   z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
@@ -80,6 +91,7 @@ const ProtocolSchema = z.discriminatedUnion("kind", [
     finish: fn<NonNullable<LinesProtocol<any>["finish"]>>("protocol.finish").optional(),
   }),
   z.object({ kind: z.literal("driver"), driver: z.string().min(1) }),
+  z.object({ kind: z.literal("loop"), loop: z.string().min(1) }),
 ]);
 
 export type AuthState = "ok" | "missing" | "unknown";

@@ -73,6 +73,7 @@ export function cachedDetection(adapter: Adapter, env: Env = process.env, now = 
 }
 
 function keyOf(adapter: Adapter, env: Env): { path: string; mtimeMs: number } | undefined {
+  if (adapter.protocol.kind === "loop") return undefined; // detected from the environment each time, never cached
   try {
     const path = resolveExecutable(adapter, env).path;
     return { path, mtimeMs: statSync(path).mtimeMs };

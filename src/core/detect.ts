@@ -3,6 +3,7 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Adapter, AuthState } from "./adapter.ts";
 import { OdError } from "./errors.ts";
+import { detectLoop } from "./loops/index.ts";
 import { probe } from "./probe.ts";
 import { resolveExecutable } from "./resolve.ts";
 
@@ -45,6 +46,7 @@ export function detectAll(adapters: Adapter[], env: Env = process.env): Promise<
 }
 
 export async function detectOne(adapter: Adapter, env: Env = process.env): Promise<Detection> {
+  if (adapter.protocol.kind === "loop") return detectLoop(adapter, env); // no executable: configured or not
   const base = baseOf(adapter, env);
   let path: string;
   let via: Detection["via"];

@@ -8,6 +8,7 @@ import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts
 import { interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
+import { isLoop, startLoop, type Transport } from "./loops/index.ts";
 import { driverFor } from "./protocols/index.ts";
 import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
 import { loadRegistry, type Registry } from "./registry.ts";
@@ -82,7 +83,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     return event;
   };
 
-  let proc: AgentProcess | undefined;
+  let proc: Transport | undefined;
   let release: (() => void) | undefined;
   let applied: AppliedSkills | undefined;
   let promptFile: ReturnType<typeof writePromptFile> | undefined;
@@ -94,8 +95,9 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
       applied = await applySkills(skills, adapter, request.cwd, request.prompt);
       request.prompt = applied.prompt;
     }
-    const bin = resolveExecutable(adapter, opts.env ?? process.env).path;
-    const known = await knownFacts(adapter, bin, opts.env ?? process.env);
+    // A loop inside od has no executable to resolve, and no cached CLI facts.
+    const bin = isLoop(adapter) ? adapter.bin : resolveExecutable(adapter, opts.env ?? process.env).path;
+    const known = isLoop(adapter) ? {} : await knownFacts(adapter, bin, opts.env ?? process.env);
     if (opts.slots) {
       release = opts.slots.tryAcquire();
       if (!release) {
@@ -110,12 +112,14 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     const invocation = adapter.invoke({ ...request, bin, flags: known.flags, promptFile: promptFile?.path });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env });
-    proc = new AgentProcess({
-      cmd: [bin, ...invocation.argv],
-      cwd: request.cwd,
-      env,
-      stdin: driver.keepStdinOpen ? "pipe" : invocation.stdin,
-    });
+    proc = isLoop(adapter)
+      ? startLoop(adapter, { argv: invocation.argv, cwd: request.cwd, env, stdin: invocation.stdin })
+      : new AgentProcess({
+          cmd: [bin, ...invocation.argv],
+          cwd: request.cwd,
+          env,
+          stdin: driver.keepStdinOpen ? "pipe" : invocation.stdin,
+        });
     yield emit({
       type: "run.started",
       agent: adapter.id,
@@ -310,7 +314,7 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
   let bin = adapter.bin;
   let resolved = true;
   try {
-    bin = resolveExecutable(adapter, opts.env ?? process.env).path;
+    if (!isLoop(adapter)) bin = resolveExecutable(adapter, opts.env ?? process.env).path;
   } catch {
     resolved = false;
   }
@@ -374,7 +378,7 @@ function isDirectory(path: string): boolean {
   }
 }
 
-async function isRunning(proc: AgentProcess): Promise<boolean> {
+async function isRunning(proc: Transport): Promise<boolean> {
   const done = await Promise.race([proc.exited.then(() => true), Bun.sleep(0).then(() => false)]);
   return !done;
 }

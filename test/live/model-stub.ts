@@ -10,7 +10,8 @@ import * as gemini from "./stub/gemini.ts";
 import * as openaiChat from "./stub/openai-chat.ts";
 import * as responses from "./stub/openai-responses.ts";
 import { readBody, redactHeaders, redactQuery } from "./stub/request.ts";
-import { chunkText, decide, describe } from "./stub/scenario.ts";
+import { chunkText, decide, describe, httpFailure } from "./stub/scenario.ts";
+import { failureResponse } from "./stub/failure.ts";
 import { json } from "./stub/stream.ts";
 import type { ApiKind, ModelStub, ModelStubOptions, RecordedRequest, Scenario, StreamCtx, Turn } from "./stub/types.ts";
 
@@ -37,6 +38,7 @@ export async function startModelStub(opts: ModelStubOptions = {}): Promise<Model
   let scenario: Scenario = opts.scenario ?? { kind: "chat" };
   const requests: RecordedRequest[] = [];
   const live = new Set<() => void>();
+  let served = 0; // model requests answered under the current scenario (http-error counts its failures with it)
 
   const makeCtx = (signal: AbortSignal): StreamCtx => {
     let done = false;
@@ -64,6 +66,7 @@ export async function startModelStub(opts: ModelStubOptions = {}): Promise<Model
       toolNames: turn.tools.map((t) => t.name),
       hasToolResult: turn.hasToolResult,
     });
+    served += 1;
     const reply = decide(scenario, turn, bodyText);
     if (rec.api === "gemini" && reply.kind === "text") {
       const forced = gemini.jsonModeText(rec.body);
@@ -91,6 +94,15 @@ export async function startModelStub(opts: ModelStubOptions = {}): Promise<Model
     requests.push(rec);
 
     const g = req.method === "POST" ? GEMINI.exec(path) : null;
+    // An http-error scenario answers model requests (not token counts or model lists) with its failure.
+    const modelApi = g ? "gemini" : req.method === "POST" ? ROUTES.find(([re]) => re.test(path))?.[1] : undefined;
+    const failure = modelApi && modelApi !== "anthropic-count" ? httpFailure(scenario, served) : undefined;
+    if (failure) {
+      served += 1;
+      rec.api = modelApi as ApiKind;
+      rec.answered = `http-${failure.status}`;
+      return failureResponse(rec.api, failure);
+    }
     if (g) {
       rec.api = "gemini";
       if (g[2] === "countTokens") return gemini.countTokens(body);
@@ -133,6 +145,7 @@ export async function startModelStub(opts: ModelStubOptions = {}): Promise<Model
     requests,
     script(s: Scenario): void {
       scenario = s;
+      served = 0;
     },
     async stop(): Promise<void> {
       const streams = [...live];

@@ -26,6 +26,7 @@ export function parse(body: unknown): Turn {
   return {
     model: str(b.model),
     stream: b.stream === true,
+    assistantTurns: messages.filter((m) => m.role === "assistant").length,
     lastUserText,
     tools: defined(arr(b.tools).map((t) => toolSpec(rec(t).name, rec(t).input_schema))),
     hasToolResult,
@@ -59,7 +60,7 @@ function message(turn: Turn, content: Json[], stopReason: string | null, outToke
 
 /** Content blocks for the final (non-streaming) message. */
 function fullContent(reply: Exclude<Reply, { kind: "stall" | "auth-error" }>): Json[] {
-  if (reply.kind === "tool") return [{ type: "tool_use", id: reply.id, name: reply.name, input: reply.args }];
+  if (reply.kind === "tool") return [reply, ...(reply.more ?? [])].map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args }));
   const out: Json[] = [];
   if (reply.thinking.length) out.push({ type: "thinking", thinking: reply.thinking.join(""), signature: SIGNATURE });
   out.push({ type: "text", text: reply.chunks.join("") });
@@ -80,10 +81,12 @@ function block(index: number, start: Json, deltas: Json[], delayMs = 0): Frame[]
 
 function blocks(reply: Exclude<Reply, { kind: "stall" | "auth-error" }>): Frame[] {
   if (reply.kind === "tool") {
-    const input = JSON.stringify(reply.args);
-    const half = Math.ceil(input.length / 2);
-    const parts = [input.slice(0, half), input.slice(half)].map((p) => ({ type: "input_json_delta", partial_json: p }));
-    return block(0, { type: "tool_use", id: reply.id, name: reply.name, input: {} }, parts);
+    return [reply, ...(reply.more ?? [])].flatMap((call, index) => {
+      const input = JSON.stringify(call.args);
+      const half = Math.ceil(input.length / 2);
+      const parts = [input.slice(0, half), input.slice(half)].map((p) => ({ type: "input_json_delta", partial_json: p }));
+      return block(index, { type: "tool_use", id: call.id, name: call.name, input: {} }, parts);
+    });
   }
   const out: Frame[] = [];
   let index = 0;

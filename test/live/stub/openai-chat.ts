@@ -20,6 +20,7 @@ export function parse(body: unknown): Turn {
     lastUserText: lastUser ? contentText(lastUser.content) : undefined,
     tools: defined(arr(b.tools).map((t) => toolSpec(rec(rec(t).function).name, rec(rec(t).function).parameters))),
     hasToolResult: messages.at(-1)?.role === "tool",
+    assistantTurns: messages.filter((m) => m.role === "assistant").length,
     effort: str(b.reasoning_effort) ?? str(rec(b.reasoning).effort),
     reasoning: b.reasoning ?? b.reasoning_effort,
     includeUsage: rec(b.stream_options).include_usage === true,
@@ -50,9 +51,7 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx): Response | Pro
     const message: Json = { role: "assistant", content: reply.kind === "text" ? reply.chunks.join("") : null };
     if (reply.kind === "text" && reply.thinking.length) message.reasoning_content = reply.thinking.join("");
     if (reply.kind === "tool") {
-      message.tool_calls = [
-        { id: reply.id, type: "function", function: { name: reply.name, arguments: JSON.stringify(reply.args) } },
-      ];
+      message.tool_calls = [reply, ...(reply.more ?? [])].map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
     }
     const choices = [{ index: 0, message, finish_reason: finish }];
     return json({ id, object: "chat.completion", created, model, choices, usage: USAGE(outTokens) });
@@ -60,11 +59,13 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx): Response | Pro
 
   const frames: Frame[] = [first];
   if (reply.kind === "tool") {
-    const args = JSON.stringify(reply.args);
-    const half = Math.ceil(args.length / 2);
-    const call = (fn: Json, extra: Json = {}): Frame => chunk({ tool_calls: [{ index: 0, ...extra, function: fn }] });
-    frames.push(call({ name: reply.name, arguments: "" }, { id: reply.id, type: "function" }));
-    frames.push(call({ arguments: args.slice(0, half) }), call({ arguments: args.slice(half) }));
+    [reply, ...(reply.more ?? [])].forEach((c, index) => {
+      const args = JSON.stringify(c.args);
+      const half = Math.ceil(args.length / 2);
+      const call = (fn: Json, extra: Json = {}): Frame => chunk({ tool_calls: [{ index, ...extra, function: fn }] });
+      frames.push(call({ name: c.name, arguments: "" }, { id: c.id, type: "function" }));
+      frames.push(call({ arguments: args.slice(0, half) }), call({ arguments: args.slice(half) }));
+    });
   } else {
     frames.push(...reply.thinking.map((t) => chunk({ reasoning_content: t })));
     frames.push(...paced(reply.chunks.map((t) => chunk({ content: t })), reply.delayMs));

@@ -1,6 +1,6 @@
 // Scenario logic shared by every API: decide what to answer for one request.
 import { isAbsolute, join } from "node:path";
-import type { Reply, Scenario, ToolSpec, Turn } from "./types.ts";
+import type { HttpFailure, Reply, Scenario, ToolSpec, Turn } from "./types.ts";
 
 export const DEFAULT_TEXT = "STUB_CHAT_OK";
 export const DEFAULT_FINAL_TEXT = "STUB_FILE_WRITTEN";
@@ -91,6 +91,15 @@ export function decide(s: Scenario, turn: Turn, bodyText: string): Reply {
       return { kind: "stall" };
     case "auth-error":
       return { kind: "auth-error", message: s.message ?? DEFAULT_AUTH_MESSAGE };
+    case "script": {
+      const step = s.steps[Math.min(turn.assistantTurns ?? 0, s.steps.length - 1)];
+      if (!step) return text(DEFAULT_TEXT);
+      if ("text" in step) return text(step.text, step.thinking ? chunkText(step.thinking) : []);
+      const [first, ...rest] = step.tools.map((t) => ({ id: newId("call_"), name: t.name, args: t.args }));
+      return first ? { kind: "tool", ...first, more: rest } : text(DEFAULT_TEXT);
+    }
+    case "http-error":
+      return decide(s.then ?? { kind: "chat" }, turn, bodyText);
     case "tool-write": {
       if (turn.hasToolResult) return text(s.finalText ?? DEFAULT_FINAL_TEXT);
       const tool = findWriteTool(turn.tools);
@@ -103,4 +112,14 @@ export function decide(s: Scenario, turn: Turn, bodyText: string): Reply {
 /** One-word summary of a reply for the request log. */
 export function describe(r: Reply): string {
   return r.kind === "tool" ? `tool:${r.name}` : r.kind === "text" && r.thinking.length ? "thinking+text" : r.kind;
+}
+
+/** The failure to answer with when the scenario is http-error and `served` earlier requests have not used up `times`. */
+export function httpFailure(s: Scenario, served: number): HttpFailure | undefined {
+  if (s.kind !== "http-error" || served >= (s.times ?? Number.POSITIVE_INFINITY)) return undefined;
+  const headers: Record<string, string> = {};
+  if (s.retryAfter !== undefined) headers["retry-after"] = s.retryAfter;
+  if (s.retryAfterMs !== undefined) headers["retry-after-ms"] = String(s.retryAfterMs);
+  const message = s.message ?? (s.status === 429 ? "Rate limited (model stub)" : `Server error ${s.status} (model stub)`);
+  return { status: s.status, message, headers };
 }

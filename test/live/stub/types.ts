@@ -10,7 +10,21 @@ export type Scenario =
   | { kind: "thinking"; thinking?: string; text?: string }
   | { kind: "stall" }
   | { kind: "auth-error"; message?: string }
-  | { kind: "slow"; text?: string; delayMs?: number };
+  | { kind: "slow"; text?: string; delayMs?: number }
+  /** Request n (counted by the assistant messages it carries) gets steps[n]; the last step repeats. */
+  | { kind: "script"; steps: ScriptStep[] }
+  /** The next `times` requests (default: all) fail with `status` and these headers; then `then` (default chat) answers. */
+  | { kind: "http-error"; status: number; times?: number; retryAfter?: string; retryAfterMs?: number; message?: string; then?: Scenario };
+
+/** One scripted answer: text (with optional thinking), or tool calls (several are sent in parallel where the API allows). */
+export type ScriptStep = { text: string; thinking?: string } | { tools: Array<{ name: string; args: Record<string, unknown> }> };
+
+/** An HTTP failure the stub answers instead of a model reply. */
+export interface HttpFailure {
+  status: number;
+  message: string;
+  headers: Record<string, string>;
+}
 
 /** A tool as offered in a request: its name and the property names of its argument schema. */
 export interface ToolSpec {
@@ -33,12 +47,14 @@ export interface Turn {
   thinking?: unknown;
   /** OpenAI chat: stream_options.include_usage was set. */
   includeUsage?: boolean;
+  /** Assistant messages in the conversation so far (anthropic, openai-chat): the step of a script. */
+  assistantTurns?: number;
 }
 
 /** The stub's decision for one request, rendered by each API in its own wire shape. */
 export type Reply =
   | { kind: "text"; chunks: string[]; thinking: string[]; delayMs: number }
-  | { kind: "tool"; id: string; name: string; args: Record<string, unknown>; input?: string }
+  | { kind: "tool"; id: string; name: string; args: Record<string, unknown>; input?: string; more?: Array<{ id: string; name: string; args: Record<string, unknown> }> }
   | { kind: "stall" }
   | { kind: "auth-error"; message: string };
 
