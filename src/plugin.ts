@@ -8,9 +8,13 @@ import { defineAdapter, defineLinesProtocol } from "./core/adapter.ts";
 import { classifyStderr, classifyText, errorFromText } from "./core/classify-text.ts";
 import { OdError } from "./core/errors.ts";
 import { arr, asRecord, num, str, textOf } from "./core/parse-helpers.ts";
+// For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
+import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/parsers/claude-stream.ts";
 import { VERSION } from "./version.ts";
 
 export { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, VERSION, arr, asRecord, num, str, textOf, z };
+export { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce };
+export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/parsers/claude-stream.ts";
 export type {
   Adapter,
   AdapterInput,
@@ -22,5 +26,5 @@ export type {
 } from "./core/adapter.ts";
 export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
 
-export const pluginApi = { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, arr, asRecord, num, str, textOf, version: VERSION, z };
+export const pluginApi = { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, arr, asRecord, num, str, textOf, version: VERSION, z, claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce };
 export type PluginApi = typeof pluginApi;
