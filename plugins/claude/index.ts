@@ -33,7 +33,7 @@ export default defineAdapter({
     },
   },
   efforts: ["low", "medium", "high", "xhigh", "max"],
-  capabilities: { streaming: true, resume: true, readOnly: true, roles: true, skills: "native" },
+  capabilities: { streaming: true, resume: true, readOnly: true, roles: true, allowedTools: true, skills: "native" },
   skillTarget: ".claude/skills",
   // Sub-agent definitions; `--agent <name>` runs the session as one.
   roleTarget: ".claude/agents/{name}.md",
@@ -51,6 +51,7 @@ export default defineAdapter({
       ...(ctx.effort ? ["--effort", ctx.effort] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),
       ...(ctx.role ? ["--agent", ctx.role] : []),
+      ...(ctx.allowedTools?.length ? ["--allowedTools", ctx.allowedTools.join(",")] : []),
       ...PERMISSIONS[ctx.mode],
     ],
     stdin: ctx.prompt,

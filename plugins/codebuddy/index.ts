@@ -45,7 +45,7 @@ export default defineAdapter({
     help: { args: ["--help"], flags: ["--include-partial-messages"] },
     auth: { envKeys: ["CODEBUDDY_API_KEY", "CODEBUDDY_AUTH_TOKEN"] },
   },
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, maxTurns: true, skills: "prompt" },
   // `-p` with no prompt argument reads the prompt from stdin (checked against 2.117.0).
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
@@ -57,6 +57,8 @@ export default defineAdapter({
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...(ctx.effort ? ["--effort", ctx.effort] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...(ctx.allowedTools?.length ? ["--allowedTools", ctx.allowedTools.join(",")] : []),
+      ...(ctx.maxTurns ? ["--max-turns", String(ctx.maxTurns)] : []),
       ...PERMISSIONS[ctx.mode],
     ],
     stdin: ctx.prompt,

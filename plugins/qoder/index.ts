@@ -31,7 +31,7 @@ export default defineAdapter({
   models: ["auto", "ultimate", "performance", "efficient", "lite"],
   // `--reasoning-effort ludicrous`: "Valid values are: auto, none, low, medium, high, xhigh, max, ultracode."
   efforts: ["auto", "none", "low", "medium", "high", "xhigh", "max", "ultracode"],
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
+  capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, skills: "prompt" },
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
     argv: [
@@ -41,6 +41,7 @@ export default defineAdapter({
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...(ctx.allowedTools ?? []).flatMap((t) => ["--allowed-tools", t]),
       // Last: `--tools` takes every following word.
       ...MODE_ARGS[ctx.mode],
     ],

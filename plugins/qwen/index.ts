@@ -19,7 +19,7 @@ export default defineAdapter({
   models: [],
   efforts: [], // no effort flag (settings only)
   // Qwen Code loads QWEN.md from the working directory as context.
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, skills: "file" },
   skillTarget: "QWEN.md",
   roleTarget: "QWEN.md",
   prompt: { via: "stdin" },
@@ -30,6 +30,7 @@ export default defineAdapter({
       "--include-partial-messages",
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...(ctx.allowedTools ?? []).flatMap((t) => ["--allowed-tools", t]),
       "--approval-mode",
       APPROVAL_MODE[ctx.mode],
     ],

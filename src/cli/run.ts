@@ -24,6 +24,8 @@ export default odCommand({
     mode: { type: "enum", options: ["read-only", "edit", "full"], default: "edit", description: "What the agent may do: read-only, edit (files in cwd), full (bypass approvals)" },
     resume: { type: "string", alias: "r", description: "Continue the session with this id (printed at the end of a run)", valueHint: "session" },
     timeout: { type: "string", alias: "t", description: "Give up after this many seconds", valueHint: "seconds" },
+    "allowed-tools": { type: "string", description: "Tools the agent may use without asking, comma-separated (CLIs that take such a list; not in read-only)", valueHint: "list" },
+    "max-turns": { type: "string", description: "Cap the agent's turns (CLIs that take one)", valueHint: "n" },
     role: { type: "string", description: "Act as a role defined with `od init` for this agent", valueHint: "name" },
     image: { type: "string", alias: "i", description: "Send an image with the prompt (repeatable; only agents that take images natively)", valueHint: "path" },
     skill: { type: "string", alias: "s", description: "Use a skill (repeatable, or comma-separated; see `od skills`)", valueHint: "name" },
@@ -51,7 +53,7 @@ export default odCommand({
     }
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
-    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills, images, role: args.role };
+    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills, images, role: args.role, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : Number(args["max-turns"]) };
 
     if (args["dry-run"]) {
       const plan = await planRun(request, { registry });

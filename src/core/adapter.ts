@@ -22,6 +22,10 @@ export interface InvokeContext {
   promptFile?: string;
   /** A role defined with `od init` (adapters with capabilities.roles pass it to the CLI's own flag). */
   role?: string;
+  /** Tools the user pre-approves (capabilities.allowedTools only; never in read-only mode). */
+  allowedTools?: string[];
+  /** A cap on agentic turns (capabilities.maxTurns only). */
+  maxTurns?: number;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
@@ -153,6 +157,10 @@ export const AdapterSchema = z
       relayApprovals: z.boolean().default(false),
       /** The CLI selects a role definition by a flag of its own (Claude's --agent). */
       roles: z.boolean().default(false),
+      /** The CLI takes a list of pre-approved tools (--allowedTools and the like). */
+      allowedTools: z.boolean().default(false),
+      /** The CLI takes a cap on agentic turns (--max-turns). */
+      maxTurns: z.boolean().default(false),
       skills: z.enum(["native", "prompt", "file"]).default("prompt"),
     }),
     /** Where `od init` writes a role: a file per role ("{name}" in the path) or an instruction file with one section per role (default AGENTS.md). */

@@ -33,6 +33,10 @@ export const RunRequest = z.object({
   timeoutMs: z.number().int().positive().optional(),
   /** Skills by name (`od skills` lists them). */
   skills: z.array(z.string().min(1)).default([]),
+  /** Tools the agent may use without asking (passed to CLIs that take such a list). */
+  allowedTools: z.array(z.string().min(1)).default([]),
+  /** A cap on the agent's turns (passed to CLIs that take one). */
+  maxTurns: z.number().int().positive().optional(),
   /** A role defined with `od init` for this agent. */
   role: z.string().min(1).optional(),
   /** Image files to send with the prompt, for agents that accept images natively. */
@@ -262,6 +266,7 @@ async function prepare(input: RunRequest, opts: RunOptions) {
     throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
+  checkPassThrough(adapter, request, registry);
   if (request.role) {
     const { promptPrefix } = useRole(adapter, request.cwd, request.role);
     if (promptPrefix) request.prompt = `${promptPrefix}\n\n${request.prompt}`;
@@ -272,6 +277,17 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   guardPromptArgBudget(adapter, composed, opts.platform);
   const images = request.images.length ? checkImages(adapter, request.images, request.cwd, registry) : [];
   return { adapter, request, skills, composed, images };
+}
+
+/** --allowed-tools and --max-turns go only to CLIs that take them, and pre-approved tools never to a read-only run. */
+function checkPassThrough(adapter: Adapter, request: { allowedTools: string[]; maxTurns?: number; mode: string }, registry: Registry): void {
+  const others = (cap: "allowedTools" | "maxTurns") => registry.list().filter((e) => e.adapter.capabilities[cap]).map((e) => e.adapter.id).join(", ") || "none";
+  if (request.allowedTools.length && !adapter.capabilities.allowedTools)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} takes no list of allowed tools`, `Agents that do: ${others("allowedTools")}.`);
+  if (request.allowedTools.length && request.mode === "read-only")
+    throw new OdError("INVALID_REQUEST", "Pre-approved tools would give a read-only run more than it may do", "Use --mode edit, or drop --allowed-tools.");
+  if (request.maxTurns !== undefined && !adapter.capabilities.maxTurns)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} takes no turn limit`, `Agents that do: ${others("maxTurns")}.`);
 }
 
 /** Images only where the adapter sends them natively; never silently dropped. */

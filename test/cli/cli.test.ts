@@ -148,3 +148,9 @@ describe("od run with several agents (compiled)", () => {
     expect(readdirSync(work)).toEqual([]); // the user's folder is untouched
   });
 });
+
+test("--allowed-tools reaches claude's own flag", async () => {
+  await using tmp = tmpdir();
+  const plan = JSON.parse(od(["run", "--agent", "claude", "--dry-run", "--json", "--allowed-tools", "Bash(git *),Edit", "--cwd", tmp.path, "x"], { PATH: "/usr/bin:/bin", HOME: tmp.path }).out);
+  expect(plan.argv.slice(plan.argv.indexOf("--allowedTools"), plan.argv.indexOf("--allowedTools") + 2)).toEqual(["--allowedTools", "Bash(git *),Edit"]);
+});

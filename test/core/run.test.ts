@@ -219,3 +219,21 @@ describe("degraded mode", () => {
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "s-1", resumable: false });
   });
 });
+
+describe("pass-through limits", () => {
+  test("--allowed-tools and --max-turns only where the CLI takes them, and never pre-approved tools in read-only", async () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ maxTurns: 3 }, "takes no turn limit"],
+      [{ allowedTools: ["Edit"] }, "takes no list of allowed tools"],
+    ];
+    for (const [extra, message] of cases) {
+      const { events } = await run([{ stdout: { t: "text", v: "x" } }], extra);
+      expect(ofType(events, "error")[0]?.message).toContain(message);
+    }
+    const { defineAdapter } = await import("../../src/plugin.ts");
+    const capable = defineAdapter({ ...fakeAdapter, id: "capable", capabilities: { ...fakeAdapter.capabilities, allowedTools: true } });
+    await using tmp = tmpdir();
+    const events = await collect(runAgent({ agent: "capable", prompt: "x", cwd: tmp.path, mode: "read-only", allowedTools: ["Bash"] }, { registry: createRegistry([capable]) }));
+    expect(ofType(events, "error")[0]?.message).toContain("read-only");
+  });
+});
