@@ -5,6 +5,7 @@ import { type ErrorCode, OdError } from "../core/errors.ts";
 import type { Registry } from "../core/registry.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { uploadRoutes } from "./routes/uploads.ts";
 import type { RunStore } from "./runs.ts";
 import { security } from "./security.ts";
 import { uiRoutes } from "./ui.ts";
@@ -32,6 +33,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
 export function createApp(deps: AppDeps) {
   const app = new Hono();
   app.use(security({ token: deps.token, allowedHosts: deps.allowedHosts }));
+  app.route("/api", uploadRoutes(deps.env)); // before the general limit: images are larger than other bodies
   app.use(
     "/api/*",
     bodyLimit({

@@ -1,4 +1,6 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync, statSync } from "node:fs";
+import { dirname } from "node:path";
 import { alive, FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { eventsOf, HOST, readFrames, TOKEN, testApp } from "./support.ts";
 
@@ -148,5 +150,21 @@ describe("permission relay", () => {
     const all = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!));
     expect(all.find((e) => e.type === "permission.decision")).toMatchObject({ decision: "allow", by: "user" });
     expect(all.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+  });
+});
+
+describe("image uploads", () => {
+  test("an image is stored privately and checked; anything else is refused", async () => {
+    await using tmp = tmpdir();
+    const { request } = testApp(tmp.path, []);
+    const png = Buffer.from("89504e470d0a1a0a", "hex").toString("base64");
+    const ok = await request("/api/uploads", { method: "POST", json: { name: "shot.png", data: png } });
+    expect(ok.status).toBe(201);
+    const { path } = (await ok.json()) as { path: string };
+    expect(path).toMatch(/uploads\/[\w-]+\.png$/);
+    expect((statSync(path).mode & 0o777).toString(8)).toBe("600");
+    const bad = await request("/api/uploads", { method: "POST", json: { name: "notes.txt", data: png } });
+    expect(bad.status).toBe(400);
+    expect(readdirSync(dirname(path))).toHaveLength(1); // the refused file is not kept
   });
 });

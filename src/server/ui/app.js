@@ -60,6 +60,21 @@ async function loadRuns() {
   );
 }
 
+/** The attached images go up first (as base64 JSON); the run gets their paths on the server. */
+async function uploadImages() {
+  const paths = [];
+  for (const file of $("images").files) {
+    const data = await new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(String(reader.result).split(",")[1]);
+      reader.onerror = () => reject(reader.error);
+      reader.readAsDataURL(file);
+    });
+    paths.push((await api("/uploads", { method: "POST", body: JSON.stringify({ name: file.name, data }) })).path);
+  }
+  return paths;
+}
+
 async function start(event) {
   event.preventDefault();
   const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value, mode: $("mode").value };
@@ -70,7 +85,10 @@ async function start(event) {
   const skills = [...$("skills").selectedOptions].map((o) => o.value);
   if (skills.length) body.skills = skills;
   try {
+    const images = await uploadImages();
+    if (images.length) body.images = images;
     const { runId } = await api("/runs", { method: "POST", body: JSON.stringify(body) });
+    $("images").value = "";
     $("prompt").value = "";
     watch(runId);
     loadRuns();
