@@ -255,6 +255,89 @@ CLIS.push(
   acpVariantOf("qwen", "qwen-acp", { asksPermission: true, choice: { model: "stub-model", expectModel: /^stub-model$/ } }),
 );
 
+/** Why the ACP agents below skip the read-only scenarios: their only read-only switches are session modes or environment. */
+const NO_ACP_READ_ONLY = "od offers no read-only mode here: the CLI has no read-only flag, and od's ACP driver does not set session modes";
+const acpReadOnlySkips = { "read-only": NO_ACP_READ_ONLY, "read-only-pushy": NO_ACP_READ_ONLY };
+
+// ACP-only agents and the Claude/Codex ACP bridges, each from its own npm package.
+CLIS.push(
+  {
+    id: "kilo",
+    pkg: "@kilocode/cli",
+    // 7.8.1's postinstall needs @kilocode/cli-linux-x64@7.8.1, which the registry does not have.
+    version: "7.7.7",
+    bin: "kilo",
+    writeTool: "write",
+    setup: (stubUrl, home) => {
+      // Kilo is an OpenCode fork: the same provider config, in ~/.config/kilo/kilo.json.
+      const dir = join(home, ".config", "kilo");
+      mkdirSync(dir, { recursive: true });
+      const models = { "stub-model": { tool_call: true, reasoning: true }, "stub-other": { tool_call: true } };
+      const provider = { odstub: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${stubUrl}/v1`, apiKey: "{env:OD_STUB_API_KEY}" }, models } };
+      const config = { autoupdate: false, share: "disabled", model: "odstub/stub-model", small_model: "odstub/stub-model", agent: { title: { disable: true } }, provider };
+      writeFileSync(join(dir, "kilo.json"), JSON.stringify(config, null, 2));
+      const off = ["MODELS_FETCH", "AUTOUPDATE", "SHARE", "LSP_DOWNLOAD", "SESSION_INGEST", "PRESENCE", "CODEBASE_INDEXING"];
+      return { OD_STUB_API_KEY: "od-live-not-a-key", ...Object.fromEntries(off.map((k) => [`KILO_DISABLE_${k}`, "1"])) };
+    },
+    choice: { model: "odstub/stub-other", expectModel: /^stub-other$/ },
+    asksPermission: true,
+    cannot: acpReadOnlySkips,
+    loginHint: /kilo auth login/,
+  },
+  {
+    id: "claude-acp",
+    pkg: "@agentclientprotocol/claude-agent-acp",
+    version: "0.101.0",
+    bin: "claude-agent-acp",
+    writeTool: "Write",
+    setup: (stubUrl, home) => {
+      // Manual mode: the bridge asks od before each edit. (Its default "auto" mode also appends a
+      // notice about gateways to the first answer when the base URL is not Anthropic's.)
+      mkdirSync(join(home, ".claude"), { recursive: true });
+      writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
+      return { ANTHROPIC_BASE_URL: stubUrl, ANTHROPIC_API_KEY: "sk-ant-od-live-not-a-key", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
+    },
+    choice: { model: "sonnet", expectModel: /sonnet/ },
+    asksPermission: true,
+    cannot: {
+      ...acpReadOnlySkips,
+      "auth-failure": "the bridge hides Claude Code's 401 retries: a rejected key ends the turn only after ~3 min (fixture auth-rejected)",
+    },
+    loginHint: /\/login|ANTHROPIC_API_KEY/,
+  },
+  {
+    id: "codex-acp",
+    pkg: "@agentclientprotocol/codex-acp",
+    version: "2.6.0",
+    bin: "codex-acp",
+    // What od shows for codex's apply_patch over ACP: the bridge titles it "Editing files".
+    writeTool: "Editing files",
+    setup: (stubUrl, home) => CLIS.find((c) => c.id === "codex")!.setup(stubUrl, home),
+    choice: { model: "gpt-6.1-sol", expectModel: /^gpt-6\.1-sol$/ },
+    cannot: { ...acpReadOnlySkips, thinking: "codex-acp opens each reasoning summary with a \"\\n\\n\" thought chunk" },
+    loginHint: /codex login/,
+  },
+  {
+    id: "reasonix",
+    pkg: "reasonix",
+    version: "1.38.11",
+    bin: "reasonix",
+    writeTool: "write_file",
+    setup: (stubUrl, home) => {
+      // Provider keys come only from ~/.reasonix/.env (never from the environment).
+      const dir = join(home, ".reasonix");
+      mkdirSync(dir, { recursive: true });
+      const provider = ["[[providers]]", 'name = "odstub"', 'kind = "openai"', `base_url = "${stubUrl}/v1"`, 'models = ["stub-model", "stub-other"]', 'default = "stub-model"', 'api_key_env = "OD_STUB_API_KEY"'];
+      writeFileSync(join(dir, "config.toml"), `${["config_version = 1", 'default_model = "odstub/stub-model"', ...provider].join("\n")}\n`);
+      writeFileSync(join(dir, ".env"), "OD_STUB_API_KEY=od-live-not-a-key\n");
+      return {};
+    },
+    choice: { model: "odstub/stub-other", expectModel: /^stub-other$/ },
+    cannot: { ...acpReadOnlySkips, chat: "reasonix reports token usage only in its _reasonix.io/session/status_update notifications (kept as raw)" },
+    loginHint: /reasonix setup/,
+  },
+);
+
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
 export function cacheRoot(): string {
   return process.env.OD_LIVE_CACHE || join(homedir(), ".cache", "od-live");

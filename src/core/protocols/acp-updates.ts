@@ -6,7 +6,7 @@ export interface UpdateState {
   /** Bumped whenever something else comes between two message chunks, so each text run has its own id. */
   part: number;
   lastKind?: string;
-  tools: Map<string, { called: boolean; done: boolean }>;
+  tools: Map<string, unknown>;
   /** While a session/load replays history, updates are the past: they are not re-emitted. */
   loading?: boolean;
 }
@@ -51,26 +51,53 @@ function usageOf(u: Rec | undefined): OdEventBody[] {
   return [{ type: "usage", inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cachedReadTokens), reasoningTokens: num(u.thoughtTokens), source: "turn" }];
 }
 
-/** One tool.call per id (at its first sighting), one tool.result when its status turns terminal. */
-function toolEvents(u: Rec, state: UpdateState): OdEventBody[] {
+interface Tool {
+  called: boolean;
+  done: boolean;
+  name?: string;
+  title?: string;
+  input?: unknown;
+  locations: string[];
+  /** The last content the agent showed (some agents complete a call with none). */
+  content?: unknown[];
+}
+
+/**
+ * Tool updates are merged per id: the call is emitted once its input is known
+ * (agents open calls with placeholders like "Preparing file…" and {}, and fill
+ * them in later) or at the latest when it ends; the result once its status is terminal.
+ */
+export function toolEvents(u: Rec, state: UpdateState, emit = true): OdEventBody[] {
   const id = str(u.toolCallId);
   if (!id) return [];
-  const tool = state.tools.get(id) ?? { called: false, done: false };
+  const tool: Tool = (state.tools.get(id) as Tool | undefined) ?? { called: false, done: false, locations: [] };
   state.tools.set(id, tool);
-  const events: OdEventBody[] = [];
-  if (!tool.called) {
-    tool.called = true;
-    const locations = arr(u.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
-    // The agent's own tool name where it gives one (_meta.toolName), else its human title.
-    const name = str(asRecord(u._meta)?.toolName) ?? str(u.title) ?? str(u.kind) ?? "tool";
-    events.push({ type: "tool.call", id, name, input: u.rawInput ?? { ...(str(u.title) ? { title: str(u.title) } : {}), ...(locations.length ? { locations } : {}) } });
-  }
+  const meta = asRecord(u._meta);
+  tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
+  tool.title = str(u.title) ?? tool.title;
+  if (u.rawInput !== undefined && !isEmpty(u.rawInput)) tool.input = u.rawInput;
+  const content = arr(u.content);
+  if (content.length) tool.content = content;
+  const paths = [...arr(u.locations).map((l) => str(asRecord(l)?.path)), ...content.map((c) => (asRecord(c)?.type === "diff" ? str(asRecord(c)?.path) : undefined))];
+  for (const p of paths) if (p && !tool.locations.includes(p)) tool.locations.push(p);
   const status = str(u.status);
-  if (status && TERMINAL.has(status) && !tool.done) {
+  const terminal = status !== undefined && TERMINAL.has(status);
+  const events: OdEventBody[] = [];
+  if (!emit) return events;
+  if (!tool.called && (tool.input !== undefined || terminal)) {
+    tool.called = true;
+    const input = tool.input ?? { ...(tool.title ? { title: tool.title } : {}), ...(tool.locations.length ? { locations: tool.locations } : {}) };
+    events.push({ type: "tool.call", id, name: tool.name ?? tool.title ?? str(u.kind) ?? "tool", input });
+  }
+  if (terminal && !tool.done) {
     tool.done = true;
-    events.push({ type: "tool.result", id, output: outputOf(u), isError: FAILED.has(status) });
+    events.push({ type: "tool.result", id, output: outputOf({ ...u, content: content.length ? content : (tool.content ?? []) }), isError: FAILED.has(status!) });
   }
   return events;
+}
+
+function isEmpty(v: unknown): boolean {
+  return typeof v === "object" && v !== null && Object.keys(v).length === 0;
 }
 
 /** ACP tool content: text blocks, diffs (shown as what changed where), terminals; else rawOutput. */

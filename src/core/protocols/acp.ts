@@ -6,7 +6,7 @@ import { VERSION } from "../../version.ts";
 import type { DriverContext, DriverStep } from "./driver.ts";
 import { defineDriver } from "./driver.ts";
 import { acpModelStep, type ModelChoice } from "./acp-models.ts";
-import { sessionUpdate, type UpdateState } from "./acp-updates.ts";
+import { sessionUpdate, toolEvents, type UpdateState } from "./acp-updates.ts";
 
 /**
  * The client side of the Agent Client Protocol (JSON-RPC 2.0, one frame per
@@ -137,5 +137,8 @@ function agentRequest(r: Rec, state: AcpState): DriverStep {
       return [{ jsonrpc: "2.0", id, result: { outcome } }];
     },
   };
+  // The request describes the call too (often with its full input): merged into the call's state,
+  // which the agent's own tool_call updates then show under the name it gives.
+  toolEvents(call, state, false);
   return { events: [], asks: [ask] };
 }

@@ -1,0 +1,28 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Auggie, Augment Code's CLI, over the Agent Client Protocol: `auggie --acp` ("Enable ACP mode").
+ * It cannot log in over ACP (session/new answers "Authentication required: … run `auggie
+ * login`"), and it talks only to Augment's own backend, so nothing past the handshake could be
+ * checked here: no resume (loadSession is advertised, untested), and no read-only, since `--ask`
+ * could not be shown to hold in ACP mode (the session still reports mode "default").
+ */
+const AGENT = { name: "Auggie", login: "run `auggie login` (or set AUGMENT_SESSION_AUTH)" };
+
+export default defineAdapter({
+  id: "auggie",
+  ...AGENT,
+  homepage: "https://docs.augmentcode.com/cli/overview",
+  install: "npm install -g @augmentcode/auggie",
+  bin: "auggie",
+  // `auggie --version` prints "0.36.0 (commit 7c61e5bb)".
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".augment", auth: { envKeys: ["AUGMENT_SESSION_AUTH"] } },
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: false, images: true, readOnly: false, relayApprovals: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["--acp"] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

@@ -1,0 +1,35 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Claude Code through its ACP bridge (`@agentclientprotocol/claude-agent-acp`, formerly
+ * `@zed-industries/claude-code-acp`): the Claude Agent SDK with Claude Code's own login, settings,
+ * CLAUDE.md and .claude/skills. The bridge takes no flags besides `--cli`/`--version`; its
+ * permission mode comes from Claude's settings (`permissions.defaultMode`) and then the session's
+ * `mode` option, which od's ACP driver does not set yet, so od refuses read-only here (use the
+ * `claude` adapter). Whatever the bridge asks is answered by od's policy.
+ */
+const AGENT = { name: "Claude Code (ACP)", login: "run `claude` and type /login, or set ANTHROPIC_API_KEY" };
+
+export default defineAdapter({
+  id: "claude-acp",
+  ...AGENT,
+  homepage: "https://github.com/agentclientprotocol/claude-agent-acp",
+  install: "npm install -g @agentclientprotocol/claude-agent-acp",
+  bin: "claude-agent-acp",
+  fallbackBins: ["claude-code-acp"],
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: {
+    configDir: ".claude",
+    timeoutMs: 10_000,
+    auth: { envKeys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"] },
+  },
+  // The session lists its models (and a `model` option); od selects among those over ACP.
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "native" },
+  skillTarget: ".claude/skills",
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: [] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

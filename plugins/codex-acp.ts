@@ -1,0 +1,34 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Codex through its ACP bridge (`@agentclientprotocol/codex-acp`, formerly
+ * `@zed-industries/codex-acp`), which runs `codex app-server` with Codex's own login and
+ * config.toml. The bridge has no flags (only `login`, `cli` and `--version`); its starting mode
+ * comes from INITIAL_AGENT_MODE: edit mode starts in "workspace-write" (edits inside the
+ * workspace, anything else asked through od's policy), full in "agent-full-access". Its
+ * "read-only" mode is real too, but it is set by environment only and od's read-only contract
+ * is checked on argv, so od refuses read-only here for now (use the `codex` adapter).
+ */
+const AGENT = { name: "Codex (ACP)", login: "run `codex login` (or set CODEX_API_KEY / OPENAI_API_KEY)" };
+const START_MODE = { "read-only": "read-only", edit: "workspace-write", full: "agent-full-access" } as const;
+
+export default defineAdapter({
+  id: "codex-acp",
+  ...AGENT,
+  homepage: "https://github.com/agentclientprotocol/codex-acp",
+  install: "npm install -g @agentclientprotocol/codex-acp",
+  bin: "codex-acp",
+  // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".codex", timeoutMs: 10_000, auth: { envKeys: ["CODEX_API_KEY", "OPENAI_API_KEY"] } },
+  // The session's `model` option lists Codex's models (reasoning effort is a separate option).
+  models: [],
+  efforts: [],
+  // Codex reads AGENTS.md in the working directory (checked against the model stub).
+  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "file" },
+  skillTarget: "AGENTS.md",
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({ argv: [], env: { INITIAL_AGENT_MODE: START_MODE[ctx.mode] } }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

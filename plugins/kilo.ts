@@ -1,0 +1,34 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Kilo (`@kilocode/cli`, an OpenCode fork) over the Agent Client Protocol: `kilo acp`. Its ACP
+ * server takes no mode flag (`kilo acp --help`: only server, log and `--cwd` options), so the
+ * permission rules come through KILO_PERMISSION, which Kilo merges over its config: in edit mode
+ * every edit and command becomes an ACP permission request that od's policy answers (edits inside
+ * the working directory only). Read-only would need the session's `mode` option ("ask"/"plan"),
+ * which od's ACP driver does not set yet, so od refuses read-only for Kilo.
+ */
+const AGENT = { name: "Kilo", login: "run `kilo auth login` (or configure a provider in ~/.config/kilo/kilo.json)" };
+const ASK_FIRST = JSON.stringify({ edit: "ask", bash: "ask" });
+
+export default defineAdapter({
+  id: "kilo",
+  ...AGENT,
+  homepage: "https://kilo.ai",
+  install: "npm install -g @kilocode/cli",
+  bin: "kilo",
+  fallbackBins: ["kilocode"],
+  // `kilo --version` prints the bare version ("7.7.7").
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".config/kilo", timeoutMs: 15_000 },
+  // Over ACP the model is the session's `model` option (`provider/model` ids Kilo lists there).
+  models: [],
+  efforts: [],
+  // Kilo reads AGENTS.md in the working directory (checked against the model stub).
+  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "file" },
+  skillTarget: "AGENTS.md",
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({ argv: ["acp"], env: ctx.mode === "full" ? undefined : { KILO_PERMISSION: ASK_FIRST } }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

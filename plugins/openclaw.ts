@@ -1,0 +1,33 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * OpenClaw over the Agent Client Protocol: `openclaw acp`, a bridge to the user's running OpenClaw
+ * Gateway (WebSocket, 127.0.0.1:18789 unless configured). The agent, its model, tools and
+ * approvals live in the Gateway; the bridge tells it the working directory by prefixing the
+ * prompt with it. Each od run is its own Gateway session (no `--session`, so no shared
+ * `agent:main:main`). No read-only mode and no tested resume.
+ */
+const AGENT = { name: "OpenClaw", login: "run `openclaw onboard`, then keep the Gateway running (`openclaw gateway`)" };
+
+export default defineAdapter({
+  id: "openclaw",
+  ...AGENT,
+  homepage: "https://openclaw.ai",
+  install: "npm install -g openclaw",
+  bin: "openclaw",
+  // `openclaw --version` prints "OpenClaw 2026.9.6 (eb377ac)".
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".openclaw", timeoutMs: 15_000 },
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: false, images: true, readOnly: false, relayApprovals: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["acp"] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => {
+    // With no Gateway listening the bridge exits 1 at once: "ACP bridge failed: connect ECONNREFUSED 127.0.0.1:18789".
+    const bridge = stderrTail.match(/ACP bridge failed: (.+)/)?.[1];
+    if (bridge) return { code: "AGENT_ERROR", message: `OpenClaw's ACP bridge could not reach the Gateway (${bridge.trim()})`, hint: "Start it with `openclaw gateway` (or `openclaw daemon start`), then run again." };
+    return classifyStderr(stderrTail, AGENT);
+  },
+});

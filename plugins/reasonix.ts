@@ -1,0 +1,31 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * DeepSeek Reasonix (npm `reasonix`, a Go binary) over the Agent Client Protocol: `reasonix acp`.
+ * Its ACP flags are `-model`, `-planner`, `-sandbox-bash`, `-sandbox-network` and
+ * `-workspace-only` ("confine writes to the session cwd"), which edit mode passes. Tool approval
+ * (read-only / workspace-write / danger-full-access) and plan mode are session options only,
+ * which od's ACP driver does not set yet, so od refuses read-only for Reasonix.
+ */
+const AGENT = { name: "Reasonix", login: "run `reasonix setup` (provider keys live in ~/.reasonix/.env)" };
+
+export default defineAdapter({
+  id: "reasonix",
+  ...AGENT,
+  homepage: "https://github.com/esengine/DeepSeek-Reasonix",
+  install: "npm install -g reasonix",
+  bin: "reasonix",
+  // `reasonix --version` prints "reasonix v1.38.11".
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".reasonix" },
+  // The session's `model` option lists the configured `provider/model` entries.
+  models: [],
+  efforts: [],
+  // Reasonix reads AGENTS.md in the working directory (checked against the model stub).
+  capabilities: { streaming: true, resume: true, readOnly: false, relayApprovals: true, skills: "file" },
+  skillTarget: "AGENTS.md",
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({ argv: ["acp", ...(ctx.mode === "full" ? [] : ["-workspace-only"])] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});
