@@ -8,7 +8,7 @@ import { pluginDirs } from "./paths.ts";
 
 export interface RegistryEntry {
   adapter: Adapter;
-  /** "builtin", or the absolute path of the plugin that provided it. */
+  /** "builtin", "embedded" (given to createRegistry), or the absolute path of the plugin that provided it. */
   source: string;
   /** Set when this plugin replaced an adapter of the same id. */
   replaced?: string;
@@ -69,7 +69,7 @@ export async function loadRegistry(dirs: string[] = pluginDirs()): Promise<Regis
 export function createRegistry(entries: Array<RegistryEntry | AdapterInput>, errors: PluginLoadError[] = []): Registry {
   const byId = new Map<string, RegistryEntry>();
   for (const e of entries) {
-    const entry = "adapter" in e ? e : { adapter: validateAdapter(e), source: "builtin" };
+    const entry = "adapter" in e ? e : { adapter: validateAdapter(e), source: "embedded" };
     byId.set(entry.adapter.id, entry);
   }
   return {

@@ -94,7 +94,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
   try {
-    const { adapter, request, skills, images } = await prepare(input, opts);
+    const { adapter, request, skills, images, trusted } = await prepare(input, opts);
     if (skills.length) {
       applied = await applySkills(skills, adapter, request.cwd, request.prompt);
       request.prompt = applied.prompt;
@@ -168,7 +168,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
           yield emit(tooLarge(frame.bytes));
           continue;
         }
-        const step = interpret(driver, state, frame.text);
+        const step = interpret(driver, state, frame.text, !trusted);
         if (step.malformed && !degraded) {
           degraded = true;
           yield emit({ type: "status", label: "degraded", detail: `${adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run` });
@@ -276,7 +276,9 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;
   guardPromptArgBudget(adapter, composed, opts.platform);
   const images = request.images.length ? checkImages(adapter, request.images, request.cwd, registry) : [];
-  return { adapter, request, skills, composed, images };
+  // A built-in's events are held to the schema by the conformance suite and the goldens; a plugin's are checked live.
+  const trusted = entry.source === "builtin";
+  return { adapter, request, skills, composed, images, trusted };
 }
 
 /** --allowed-tools and --max-turns go only to CLIs that take them, and pre-approved tools never to a read-only run. */

@@ -2,7 +2,7 @@ import { OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import type { Broker, Decision } from "../core/permissions.ts";
 import type { Registry } from "../core/registry.ts";
-import type { RunLog, RunSummary } from "../core/run-log.ts";
+import type { LogWriter, RunLog, RunSummary } from "../core/run-log.ts";
 import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
 import type { RunRequest } from "../core/run.ts";
 import type { Slots } from "../core/slots.ts";
@@ -11,7 +11,9 @@ type Listener = (event: OdEvent) => void;
 
 interface LiveRun {
   request: RunRequest;
-  events: OdEvent[];
+  /** The log is the one copy of the events; memory keeps only whether the run has ended. */
+  log: LogWriter;
+  finished: boolean;
   listeners: Set<Listener>;
   controller: AbortController;
   done: Promise<void>;
@@ -42,22 +44,25 @@ export class RunStore {
   start(request: RunRequest, opts: { ask?: boolean } = {}): string {
     const runId = crypto.randomUUID();
     const controller = new AbortController();
-    const run: LiveRun = { request, events: [], listeners: new Set(), controller, done: Promise.resolve() };
     this.deps.log.create(runId, request);
+    const run: LiveRun = { request, log: this.deps.log.writer(runId), finished: false, listeners: new Set(), controller, done: Promise.resolve() };
     run.done = (async () => {
       const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
       const fallbackModel = this.deps.registry.get(request.agent)?.adapter.rateLimitFallbackModel;
       const options = { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots, broker, brokerTimeoutMs: this.deps.askTimeoutMs };
       const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
-      for await (const event of events) {
-        run.events.push(event);
-        this.deps.log.append(event);
-        for (const listener of run.listeners) listener(event);
+      try {
+        for await (const event of events) {
+          run.log.append(event);
+          if (event.type === "run.finished") run.finished = true;
+          for (const listener of run.listeners) listener(event);
+        }
+      } finally {
+        run.log.close();
+        this.live.delete(runId);
       }
     })();
     this.live.set(runId, run);
-    // Keep finished runs in memory for quick replay until the next ones push them out; the log has them forever.
-    run.done.finally(() => setTimeout(() => this.live.delete(runId), 60_000).unref?.());
     return runId;
   }
 
@@ -84,15 +89,18 @@ export class RunStore {
   /** Replays events with seq > after, then calls `listener` for each live one. Returns the unsubscribe. */
   subscribe(runId: string, after: number, listener: Listener): () => void {
     const run = this.live.get(runId);
-    const past = run ? run.events : this.deps.log.read(runId);
+    // Flushing, reading and attaching happen in one synchronous step, so no event falls between them.
+    run?.log.flush();
+    const past = this.deps.log.read(runId);
     if (!run && past.length === 0 && !this.deps.log.has(runId)) throw notFound(runId);
     for (const e of past) if (e.seq > after) listener(e);
-    if (!run || past.at(-1)?.type === "run.finished") return () => {};
+    if (!run || run.finished) return () => {};
     run.listeners.add(listener);
     return () => run.listeners.delete(listener);
   }
 
   summary(runId: string): RunSummary {
+    this.live.get(runId)?.log.flush();
     if (!this.live.has(runId) && !this.deps.log.has(runId)) throw notFound(runId);
     return this.deps.log.summary(runId);
   }
@@ -108,9 +116,8 @@ export class RunStore {
       if (!this.deps.log.has(runId)) throw notFound(runId);
       return false;
     }
-    const finished = run.events.at(-1)?.type === "run.finished";
     run.controller.abort();
-    return !finished;
+    return !run.finished;
   }
 
   async waitFor(runId: string): Promise<void> {
