@@ -45,7 +45,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(session?.sessionId).toBeTruthy();
     expect(r.finished?.sessionId).toBe(session!.sessionId);
     if (!cli.cannot?.usage) expect(r.of("usage").length).toBeGreaterThan(0);
-    expect(turns(fx.stub).at(-1)?.lastUserText).toContain("Say hi");
+    expect(JSON.stringify(turns(fx.stub).at(-1)?.body), "the prompt reached the model").toContain("Say hi");
     return `${r.of("text.delta").length} deltas, ${r.of("usage").length} usage, ${r.ms} ms`;
   });
 
