@@ -14,6 +14,15 @@ export function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
 }
 
+/** JSON.parse that answers undefined instead of throwing. */
+export function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }

@@ -1,4 +1,5 @@
 import { errorFromText } from "../classify-text.ts";
+import { safeJson } from "../parse-helpers.ts";
 import { OdError } from "../errors.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
@@ -102,12 +103,4 @@ export function toWire(messages: Message[]): Array<{ role: string; content: unkn
     else out.push({ role: m.role, content });
   }
   return out;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

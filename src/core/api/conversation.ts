@@ -1,4 +1,5 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { safeJson } from "../parse-helpers.ts";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../errors.ts";
@@ -60,12 +61,4 @@ export function addUser(messages: Message[], content: Block[]): void {
   const last = messages.at(-1);
   if (last?.role === "user") last.content.push(...content);
   else messages.push({ role: "user", content });
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -1,4 +1,5 @@
 import { errorFromText } from "../classify-text.ts";
+import { safeJson } from "../parse-helpers.ts";
 import { OdError } from "../errors.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
@@ -119,12 +120,4 @@ export function toWire(messages: Message[]): unknown[] {
     if (text) out.push({ role: "user", content: text });
   }
   return out;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
