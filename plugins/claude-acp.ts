@@ -26,10 +26,11 @@ export default defineAdapter({
   // The session lists its models (and a `model` option); od selects among those over ACP.
   models: [],
   efforts: [],
-  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "native" },
+  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "native" },
   skillTarget: ".claude/skills",
   prompt: { via: "protocol" },
   invoke: () => ({ argv: [] }),
-  protocol: { kind: "driver", driver: "acp" },
+  // Read-only runs set Claude's "plan" permission mode in the session before the prompt; od refuses to run if it is missing.
+  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -25,10 +25,11 @@ export default defineAdapter({
   models: [],
   efforts: [],
   // Codex reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "file" },
+  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: [], env: { INITIAL_AGENT_MODE: START_MODE[ctx.mode] } }),
-  protocol: { kind: "driver", driver: "acp" },
+  // Read-only runs set codex-acp's "read-only" preset in the session before the prompt; od refuses to run if it is missing.
+  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "read-only" } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -25,10 +25,11 @@ export default defineAdapter({
   models: [],
   efforts: [],
   // Kilo reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, images: true, readOnly: false, relayApprovals: true, skills: "file" },
+  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: ["acp"], env: ctx.mode === "full" ? undefined : { KILO_PERMISSION: ASK_FIRST } }),
-  protocol: { kind: "driver", driver: "acp" },
+  // Read-only runs set Kilo's "ask" mode (answers without changing the codebase) in the session before the prompt; od refuses to run if it is missing.
+  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "ask" } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -22,10 +22,11 @@ export default defineAdapter({
   models: [],
   efforts: [],
   // Reasonix reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, readOnly: false, relayApprovals: true, skills: "file" },
+  capabilities: { streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: ["acp", ...(ctx.mode === "full" ? [] : ["-workspace-only"])] }),
-  protocol: { kind: "driver", driver: "acp" },
+  // Read-only runs set Reasonix's "read-only" tool approval in the session before the prompt; od refuses to run if it is missing.
+  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "tool_approval", value: "read-only" } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

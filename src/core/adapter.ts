@@ -66,6 +66,8 @@ export interface LinesProtocol<S = unknown> {
 export interface DriverProtocol {
   kind: "driver";
   driver: string;
+  /** Options for the driver, e.g. for "acp": { readOnly: { configId: "mode", value: "plan" } }. */
+  options?: Record<string, unknown>;
 }
 
 /**
@@ -94,7 +96,7 @@ const ProtocolSchema = z.discriminatedUnion("kind", [
     parse: fn<LinesProtocol<any>["parse"]>("protocol.parse"),
     finish: fn<NonNullable<LinesProtocol<any>["finish"]>>("protocol.finish").optional(),
   }),
-  z.object({ kind: z.literal("driver"), driver: z.string().min(1) }),
+  z.object({ kind: z.literal("driver"), driver: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() }),
   z.object({ kind: z.literal("loop"), loop: z.string().min(1) }),
 ]);
 

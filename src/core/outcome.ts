@@ -28,6 +28,9 @@ export class Outcome {
         this.sawOutput = true;
         this.openTools.add(event.id);
         break;
+      case "permission.request":
+        this.sawOutput = true; // the agent acted: it asked (and may have been refused)
+        break;
       case "tool.result":
         this.openTools.delete(event.id);
         break;

@@ -111,7 +111,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     }
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
     const driver = driverFor(adapter);
-    const ctx = { ...request, images, agent: { name: adapter.name, login: adapter.login } };
+    const ctx = { ...request, images, agent: { name: adapter.name, login: adapter.login }, options: driverOptions(adapter) };
     if (adapter.prompt.via === "file") promptFile = writePromptFile(request.prompt);
     const invocation = adapter.invoke({ ...request, bin, flags: known.flags, promptFile: promptFile?.path });
     const env = { ...(opts.env ?? process.env), ...invocation.env };
@@ -341,7 +341,7 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
   const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined, promptFile });
   if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
   const driver = driverFor(adapter);
-  const opening = driver.start({ ...request, images, agent: { name: adapter.name, login: adapter.login } }).send;
+  const opening = driver.start({ ...request, images, agent: { name: adapter.name, login: adapter.login }, options: driverOptions(adapter) }).send;
   return {
     agent: adapter.id,
     bin,
@@ -386,6 +386,10 @@ function safe<T>(f: () => T, fallback: T): T {
   } catch {
     return fallback;
   }
+}
+
+function driverOptions(adapter: Adapter): Record<string, unknown> | undefined {
+  return adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
 }
 
 function isDirectory(path: string): boolean {

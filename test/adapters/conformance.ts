@@ -48,7 +48,8 @@ function invoke(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]
 /** Everything the agent receives for one invocation: argv, stdin, and what its driver sends or keeps for the session. */
 function delivered(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}): { argv: string[]; stdin?: string; session: string } {
   const inv = invoke(adapter, over);
-  const ctx = { agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode: "edit" as Mode, ...over };
+  const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
+  const ctx = { agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode: "edit" as Mode, options, ...over };
   // A session driver may send the prompt at once (pi) or keep it for after the handshake (ACP).
   const session = adapter.protocol.kind === "driver" ? JSON.stringify(driverFor(adapter).start(ctx)) : "";
   return { argv: inv.argv, stdin: inv.stdin, session };
@@ -136,14 +137,18 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
       expect(promptRouteProblems(adapter, expectations)).toEqual([]);
     });
 
-    test("read-only carries the CLI's read-only flags; no bypass token below full", () => {
+    test("read-only carries the CLI's read-only flags (argv, or the ACP session's mode); no bypass token below full", () => {
       const readOnly = invoke(adapter, { mode: "read-only" }).argv;
       const edit = invoke(adapter, { mode: "edit" }).argv;
       for (const argv of [readOnly, edit]) for (const t of BYPASS_TOKENS) expect(argv).not.toContain(t);
       if (adapter.capabilities.readOnly) {
         expect(expectations, `add read-only expectations for ${adapter.id}`).toBeDefined();
-        for (const flag of expectations!.readOnly) expect(readOnly).toContain(flag);
-        expect(readOnly).not.toEqual(edit);
+        const all = (mode: Mode) => {
+          const d = delivered(adapter, { mode });
+          return `${d.argv.join(" ")} ${d.session}`;
+        };
+        for (const flag of expectations!.readOnly) expect(all("read-only")).toContain(flag);
+        expect(all("read-only")).not.toEqual(all("edit"));
       }
     });
 

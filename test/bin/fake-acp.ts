@@ -2,7 +2,7 @@
 /**
  * A scripted ACP agent for tests. It answers the handshake itself and plays
  * $FAKE_SCRIPT (JSON) when prompted:
- *   { "loadSession"?: bool, "images"?: bool, "models"?: string[], "configModels"?: string[], "authError"?: string,
+ *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[], "configModels"?: string[], "authError"?: string,
  *     "startDelayMs"?: n, "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
@@ -59,7 +59,8 @@ for await (const chunk of Bun.stdin.stream()) {
       else {
         if (m.method === "session/load") for (const u of script.history ?? []) update(u);
         const models = script.models ? { models: { availableModels: script.models.map((modelId: string) => ({ modelId, name: modelId })), currentModelId: script.models[0] } } : {};
-        const configOptions = script.configModels ? { configOptions: [{ id: "model", name: "Model", category: "model", type: "select", currentValue: script.configModels[0], options: script.configModels.map((value: string) => ({ value, name: value })) }] } : {};
+        const select = (id: string, values: string[]) => ({ id, name: id, category: id, type: "select", currentValue: values[0], options: values.map((value) => ({ value, name: value })) });
+        const configOptions = { configOptions: [...(script.configModels ? [select("model", script.configModels)] : []), ...(script.modes ? [select("mode", script.modes)] : [])] };
         send({ id: m.id, result: { sessionId: m.params?.sessionId ?? "sess-1", ...models, ...configOptions } });
       }
     } else if (m.method === "session/set_model" || m.method === "session/set_config_option") {

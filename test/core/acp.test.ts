@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
+import { validateAdapter } from "../../src/core/adapter.ts";
 import type { Mode } from "../../src/core/events.ts";
 import { type Broker, policyDecision } from "../../src/core/permissions.ts";
 import { createRegistry } from "../../src/core/registry.ts";
@@ -160,3 +161,29 @@ describe("permission policy", () => {
   });
 });
 
+
+describe("ACP read-only through a session mode", () => {
+  const readOnlyByMode = validateAdapter({ ...fakeAcpAdapter, protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } } });
+  const registryRO = createRegistry([readOnlyByMode]);
+
+  test("the mode is set before the prompt, only in read-only runs", async () => {
+    for (const [mode, expected] of [["read-only", ["initialize", "session/new", "session/set_config_option", "session/prompt"]], ["edit", ["initialize", "session/new", "session/prompt"]]] as const) {
+      await using tmp = tmpdir();
+      const fake = installFake(tmp.path, "fake-acp", { modes: ["default", "plan"], turn: [chunk("ok")] }, FAKE_ACP);
+      const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode }, { registry: registryRO, env: fake.env }));
+      const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(methods(received)).toEqual([...expected]);
+      if (mode === "read-only") expect(received.find((m: Received) => m.method === "session/set_config_option").params).toMatchObject({ configId: "mode", value: "plan" });
+      expect(finished(events).status).toBe("succeeded");
+    }
+  });
+
+  test("an agent that does not offer the mode is refused: no prompt is sent", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-acp", { modes: ["default"], turn: [chunk("never")] }, FAKE_ACP);
+    const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry: registryRO, env: fake.env }));
+    expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("read-only mode") });
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(methods(received)).not.toContain("session/prompt");
+  });
+});

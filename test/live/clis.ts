@@ -255,9 +255,6 @@ CLIS.push(
   acpVariantOf("qwen", "qwen-acp", { asksPermission: true, choice: { model: "stub-model", expectModel: /^stub-model$/ } }),
 );
 
-/** Why the ACP agents below skip the read-only scenarios: their only read-only switches are session modes or environment. */
-const NO_ACP_READ_ONLY = "od offers no read-only mode here: the CLI has no read-only flag, and od's ACP driver does not set session modes";
-const acpReadOnlySkips = { "read-only": NO_ACP_READ_ONLY, "read-only-pushy": NO_ACP_READ_ONLY };
 
 // ACP-only agents and the Claude/Codex ACP bridges, each from its own npm package.
 CLIS.push(
@@ -281,7 +278,6 @@ CLIS.push(
     },
     choice: { model: "odstub/stub-other", expectModel: /^stub-other$/ },
     asksPermission: true,
-    cannot: acpReadOnlySkips,
     loginHint: /kilo auth login/,
   },
   {
@@ -300,7 +296,6 @@ CLIS.push(
     choice: { model: "sonnet", expectModel: /sonnet/ },
     asksPermission: true,
     cannot: {
-      ...acpReadOnlySkips,
       "auth-failure": "the bridge hides Claude Code's 401 retries: a rejected key ends the turn only after ~3 min (fixture auth-rejected)",
     },
     loginHint: /\/login|ANTHROPIC_API_KEY/,
@@ -311,10 +306,10 @@ CLIS.push(
     version: "2.6.0",
     bin: "codex-acp",
     // What od shows for codex's apply_patch over ACP: the bridge titles it "Editing files".
-    writeTool: "Editing files",
+    writeTool: "apply_patch",
     setup: (stubUrl, home) => CLIS.find((c) => c.id === "codex")!.setup(stubUrl, home),
     choice: { model: "gpt-6.1-sol", expectModel: /^gpt-6\.1-sol$/ },
-    cannot: { ...acpReadOnlySkips, thinking: "codex-acp opens each reasoning summary with a \"\\n\\n\" thought chunk" },
+    cannot: { thinking: "codex-acp opens each reasoning summary with a \"\\n\\n\" thought chunk" },
     loginHint: /codex login/,
   },
   {
@@ -333,7 +328,7 @@ CLIS.push(
       return {};
     },
     choice: { model: "odstub/stub-other", expectModel: /^stub-other$/ },
-    cannot: { ...acpReadOnlySkips, chat: "reasonix reports token usage only in its _reasonix.io/session/status_update notifications (kept as raw)" },
+    cannot: { chat: "reasonix reports token usage only in its _reasonix.io/session/status_update notifications (kept as raw)" },
     loginHint: /reasonix setup/,
   },
 );

@@ -56,7 +56,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(0);
     expect(r.finished?.status).toBe("succeeded");
     expect(readFileSync(join(fx.work, "hello.txt"), "utf8")).toBe(hello);
-    const call = r.of("tool.call").find((c) => c.name === cli.writeTool || /writ/i.test(c.name));
+    const call = r.of("tool.call").find((c) => c.name === cli.writeTool || /writ|edit/i.test(c.name));
     expect(call, "a write tool.call").toBeDefined();
     const result = r.of("tool.result").find((x) => x.id === call!.id);
     expect(result?.isError).toBe(false);
@@ -94,10 +94,12 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
       expect(turns(fx.stub).map((t) => t.answered), "the model asked to write").toContain(`tool:${cli.writeTool}`);
       expect(readdirSync(fx.work), "nothing may be written in read-only mode").toEqual([]);
       const calls = r.of("tool.call");
-      expect(calls.length, "the write request shows as a tool.call").toBeGreaterThan(0);
+      const denied = r.of("permission.decision").filter((d) => d.decision === "deny");
+      expect(calls.length + denied.length, "the write request shows as a tool.call, or as a permission od denied").toBeGreaterThan(0);
       for (const call of calls) expect(r.of("tool.result").find((x) => x.id === call.id)?.isError).toBe(true);
       expect(r.exitCode).toBe(0);
       expect(r.finished?.status).toBe("succeeded");
+      if (!calls.length) return `permission denied by policy: ${denied[0]!.reason}`;
       const refusal = r.of("tool.result").find((x) => x.id === calls[0]!.id)?.output;
       return `${calls[0]!.name} refused: ${String(refusal).replace(/\s+/g, " ").slice(0, 70)}`;
     } finally {

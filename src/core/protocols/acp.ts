@@ -19,9 +19,17 @@ export interface AcpState extends UpdateState {
   ctx: DriverContext;
   nextId: number;
   /** What each of our pending request ids was for. */
-  pending: Map<number, "initialize" | "session" | "model" | "prompt">;
+  pending: Map<number, "initialize" | "session" | "model" | "mode" | "prompt">;
   sessionId?: string;
   canLoad: boolean;
+  /** The session option that makes this agent read-only, when the run is (the adapter's readOnly option). */
+  readOnly?: SessionOption;
+}
+
+/** A session config option, e.g. { configId: "mode", value: "plan" }: how an ACP agent is made read-only. */
+export interface SessionOption {
+  configId: string;
+  value: string;
 }
 
 const FS_AND_TERMINAL_OFF = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
@@ -37,7 +45,9 @@ export const acp = defineDriver<AcpState>({
   keepStdinOpen: true,
   idleTimeoutMs: 10 * 60_000,
   start(ctx) {
-    const state: AcpState = { ctx, nextId: 1, pending: new Map(), canLoad: false, part: 0, tools: new Map() };
+    const option = asRecord(ctx.options?.readOnly);
+    const readOnly = ctx.mode === "read-only" && str(option?.configId) && str(option?.value) ? { configId: str(option!.configId)!, value: str(option!.value)! } : undefined;
+    const state: AcpState = { ctx, nextId: 1, pending: new Map(), canLoad: false, part: 0, tools: new Map(), readOnly };
     return { state, send: [request(state, "initialize", "initialize", { protocolVersion: 1, clientCapabilities: FS_AND_TERMINAL_OFF, clientInfo: { name: "od", version: VERSION } })] };
   },
   abort: (state) => (state.sessionId ? [{ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: state.sessionId } }] : []),
@@ -59,6 +69,7 @@ function response(r: Rec, state: AcpState): DriverStep {
   const error = asRecord(r.error);
   if (error) {
     const message = `${str(error.message) ?? "error"}${asRecord(error.data) || str(error.data) ? ` (${JSON.stringify(error.data)})` : ""}`;
+    if (purpose === "mode") return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} refused its read-only mode: ${message}`, hint: "od does not run it without one; use --mode edit." });
     if (purpose === "model") return fail({ code: "MODEL_NOT_AVAILABLE", message: `${state.ctx.agent.name} refused model ${state.ctx.model}: ${message}`, hint: "`od models --agent <id>` lists the valid ones." });
     if (purpose === "session" && state.ctx.resume) return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} could not load session ${state.ctx.resume}: ${message}`, hint: "Start a new run without --resume." });
     return { events: [errorFromText(`${purpose === "prompt" ? "" : `ACP ${purpose}: `}${message}`, state.ctx.agent)], done: true };
@@ -82,14 +93,18 @@ function response(r: Rec, state: AcpState): DriverStep {
       state.sessionId = str(result.sessionId) ?? state.ctx.resume;
       if (!state.sessionId) return { events: [errorFromText("ACP session/new returned no sessionId", state.ctx.agent)], done: true };
       const events: OdEventBody[] = [{ type: "session", sessionId: state.sessionId }];
+      if (state.readOnly && !offers(result, state.readOnly))
+        return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} did not offer its read-only mode (${state.readOnly.configId}=${state.readOnly.value}) in this session`, hint: "Use --mode edit, or update the agent." }, events);
       const choice: ModelChoice = acpModelStep(result, state.ctx.model);
       if (choice.kind === "invalid") return fail({ code: "MODEL_NOT_AVAILABLE", message: `${state.ctx.agent.name} has no model "${state.ctx.model}"`, hint: `Valid models: ${choice.valid.join(", ")}.` }, events);
       if (choice.kind === "set") return { events, send: [request(state, "model", choice.method, { sessionId: state.sessionId, ...choice.params })] };
       if (choice.note) events.push({ type: "status", label: "model", detail: choice.note });
-      return { events, send: [prompt(state)] };
+      return { events, send: [afterModel(state)] };
     }
     case "model":
-      return { events: [], send: [prompt(state)] };
+      return { events: [], send: [afterModel(state)] };
+    case "mode":
+      return { events: [{ type: "status", label: "read-only", detail: `${state.readOnly!.configId}=${state.readOnly!.value}` }], send: [prompt(state)] };
     case "prompt": {
       const events: OdEventBody[] = [];
       // ACP's usage, or the token counts some agents put in _meta (gemini: quota.token_count).
@@ -101,6 +116,17 @@ function response(r: Rec, state: AcpState): DriverStep {
       return { events, done: true };
     }
   }
+}
+
+/** Read-only runs set the agent's read-only session option before the prompt (fail closed if refused). */
+function afterModel(state: AcpState) {
+  if (!state.readOnly) return prompt(state);
+  return request(state, "mode", "session/set_config_option", { sessionId: state.sessionId, configId: state.readOnly.configId, value: state.readOnly.value });
+}
+
+function offers(session: Rec, option: SessionOption): boolean {
+  const config = arr(session.configOptions).map(asRecord).find((o) => o?.id === option.configId);
+  return JSON.stringify(config?.options ?? []).includes(JSON.stringify(option.value));
 }
 
 function prompt(state: AcpState) {

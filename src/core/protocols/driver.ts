@@ -15,6 +15,8 @@ export interface DriverContext {
   resume?: string;
   /** Images to send with the prompt (adapters with capabilities.images only). */
   images?: ImageInput[];
+  /** The adapter's options for its driver (protocol.options), e.g. how ACP makes the agent read-only. */
+  options?: Record<string, unknown>;
 }
 
 /** The outcome of one record: events to emit, messages to send back, and whether the turn is over. */
