@@ -23,7 +23,8 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30
 export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, policy: RetryPolicy = DEFAULT_RETRY, sleep = (ms: number) => Bun.sleep(ms)): AsyncGenerator<OdEvent> {
   const runId = opts.runId ?? crypto.randomUUID();
   let seq = 0;
-  const restamp = (e: OdEvent): OdEvent => ({ ...e, seq: seq++ });
+  // Within the first attempt the numbering already matches: the event passes through uncopied.
+  const restamp = (e: OdEvent): OdEvent => (e.seq === seq ? (seq++, e) : { ...e, seq: seq++ });
   let current = request;
   for (let attempt = 1; ; attempt++) {
     const errors: Extract<OdEvent, { type: "error" }>[] = [];

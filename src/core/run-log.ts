@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { OdEvent } from "./events.ts";
 
 export interface LogWriter {
-  append(event: OdEvent): void;
+  /** `json` is the event already serialized, when the caller has it. */
+  append(event: OdEvent, json?: string): void;
   flush(): void;
   close(): void;
 }
@@ -63,8 +64,8 @@ export class RunLog {
       writeSync(fd, chunk);
     };
     return {
-      append(event) {
-        const line = `${JSON.stringify(event)}\n`;
+      append(event, json = JSON.stringify(event)) {
+        const line = `${json}\n`;
         lines.push(line);
         bytes += line.length;
         if (lines.length >= 256 || bytes >= 64 * 1024 || event.type === "run.finished") flush();

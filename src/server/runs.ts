@@ -7,7 +7,8 @@ import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
 import type { RunRequest } from "../core/run.ts";
 import type { Slots } from "../core/slots.ts";
 
-type Listener = (event: OdEvent) => void;
+/** Gets each event with its JSON, serialized once for the log and every subscriber. */
+type Listener = (event: OdEvent, json: string) => void;
 
 interface LiveRun {
   request: RunRequest;
@@ -53,9 +54,10 @@ export class RunStore {
       const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
       try {
         for await (const event of events) {
-          run.log.append(event);
+          const json = JSON.stringify(event);
+          run.log.append(event, json);
           if (event.type === "run.finished") run.finished = true;
-          for (const listener of run.listeners) listener(event);
+          for (const listener of run.listeners) listener(event, json);
         }
       } finally {
         run.log.close();
@@ -93,7 +95,7 @@ export class RunStore {
     run?.log.flush();
     const past = this.deps.log.read(runId);
     if (!run && past.length === 0 && !this.deps.log.has(runId)) throw notFound(runId);
-    for (const e of past) if (e.seq > after) listener(e);
+    for (const e of past) if (e.seq > after) listener(e, JSON.stringify(e));
     if (!run || run.finished) return () => {};
     run.listeners.add(listener);
     return () => run.listeners.delete(listener);

@@ -1,9 +1,14 @@
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import type { OdEvent } from "../core/events.ts";
 import type { RunStore } from "./runs.ts";
 
 export const HEARTBEAT_MS = 15_000;
+
+interface Frame {
+  id: string;
+  event: string;
+  data: string;
+}
 
 /** Where a client resumes: `Last-Event-ID` (what EventSource sends on reconnect), else `?after=`, else the start. */
 export function resumeAfter(c: Context): number {
@@ -19,10 +24,10 @@ export function resumeAfter(c: Context): number {
  * away only unsubscribes: the run goes on.
  */
 export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
-  const queue: OdEvent[] = [];
+  const queue: Frame[] = [];
   let wake: (() => void) | undefined;
-  const unsubscribe = store.subscribe(runId, after, (e) => {
-    queue.push(e);
+  const unsubscribe = store.subscribe(runId, after, (e, json) => {
+    queue.push({ id: String(e.seq), event: e.type, data: json });
     wake?.();
   });
   c.header("X-Accel-Buffering", "no");
@@ -37,10 +42,10 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
     }, heartbeatMs);
     try {
       while (!closed) {
-        while (queue.length) {
-          const e = queue.shift()!;
-          await stream.writeSSE({ id: String(e.seq), event: e.type, data: JSON.stringify(e) });
-          if (e.type === "run.finished") return;
+        // Take the backlog in one go: shift() per frame is linear in the queue's length.
+        for (const frame of queue.splice(0)) {
+          await stream.writeSSE(frame);
+          if (frame.event === "run.finished") return;
         }
         await new Promise<void>((resolve) => {
           wake = resolve;
