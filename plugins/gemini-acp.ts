@@ -1,5 +1,5 @@
 import { defineAdapter } from "../src/plugin.ts";
-import { AGENT } from "./gemini.ts";
+import { AGENT, CLI } from "./gemini.ts";
 
 /**
  * Gemini CLI over the Agent Client Protocol (`gemini --acp`): the same CLI as `gemini`, with
@@ -12,10 +12,7 @@ export default defineAdapter({
   id: "gemini-acp",
   name: "Gemini CLI (ACP)",
   login: AGENT.login,
-  homepage: "https://github.com/google-gemini/gemini-cli",
-  install: "npm install -g @google/gemini-cli",
-  bin: "gemini",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  ...CLI,
   detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] }, help: { args: ["--help"], flags: ["--acp"] } },
   // Over ACP the model is chosen by the session's model option, from the ids Gemini lists there
   // (`od run` refuses others and names the valid ones); the command-line aliases do not apply.

@@ -8,6 +8,14 @@ import { asRecord, classifyStderr, classifyText, defineAdapter, defineLinesProto
  */
 export const AGENT = { name: "Gemini CLI", login: "run `gemini` and pick a sign-in method (/auth), or set GEMINI_API_KEY" };
 
+/** The CLI itself, shared with `gemini-acp` (the same binary over ACP). */
+export const CLI = {
+  homepage: "https://github.com/google-gemini/gemini-cli",
+  install: "npm install -g @google/gemini-cli",
+  bin: "gemini",
+  version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+};
+
 const APPROVAL_MODE = { "read-only": "plan", edit: "auto_edit", full: "yolo" } as const;
 
 type Rec = Record<string, unknown>;
@@ -93,10 +101,7 @@ function firstWords(stderr: string): string | undefined {
 export default defineAdapter({
   id: "gemini",
   ...AGENT,
-  homepage: "https://github.com/google-gemini/gemini-cli",
-  install: "npm install -g @google/gemini-cli",
-  bin: "gemini",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  ...CLI,
   detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] } },
   // The `--model` aliases Gemini CLI resolves itself (auto routes between pro and flash).
   models: ["auto", "pro", "flash", "flash-lite"],

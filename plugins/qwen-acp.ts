@@ -1,5 +1,5 @@
 import { defineAdapter } from "../src/plugin.ts";
-import { AGENT } from "./qwen/parse.ts";
+import { AGENT, CLI } from "./qwen/parse.ts";
 
 /**
  * Qwen Code over the Agent Client Protocol (`qwen --acp`). Its own default in ACP mode writes
@@ -12,10 +12,7 @@ export default defineAdapter({
   id: "qwen-acp",
   name: "Qwen Code (ACP)",
   login: AGENT.login,
-  homepage: "https://github.com/QwenLM/qwen-code",
-  install: "npm install -g @qwen-code/qwen-code",
-  bin: "qwen",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  ...CLI,
   detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
   models: [],
   efforts: [],

@@ -1,5 +1,5 @@
 import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
-import { AGENT, createState, parse } from "./parse.ts";
+import { AGENT, CLI, createState, parse } from "./parse.ts";
 
 /**
  * Qwen Code headless: the prompt on stdin (no positional prompt; `-p` is deprecated), records in
@@ -10,10 +10,7 @@ const APPROVAL_MODE = { "read-only": "plan", edit: "auto-edit", full: "yolo" } a
 export default defineAdapter({
   id: "qwen",
   ...AGENT,
-  homepage: "https://github.com/QwenLM/qwen-code",
-  install: "npm install -g @qwen-code/qwen-code",
-  bin: "qwen",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  ...CLI,
   detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
   // `--model` takes the configured provider's model id; qwen has no aliases of its own for them.
   models: [],

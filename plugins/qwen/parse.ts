@@ -10,6 +10,14 @@ import { arr, asRecord, type ClaudeStreamState, claudeStream, errorOnce, num, ty
 
 export const AGENT = { name: "Qwen Code", login: "run `qwen` and type /auth, or set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL)" };
 
+/** The CLI itself, shared with `qwen-acp` (the same binary over ACP). */
+export const CLI = {
+  homepage: "https://github.com/QwenLM/qwen-code",
+  install: "npm install -g @qwen-code/qwen-code",
+  bin: "qwen",
+  version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+};
+
 type Rec = Record<string, unknown>;
 const API_ERROR = /^\[(API Error: [\s\S]*?)\]?$/;
 
