@@ -6,7 +6,12 @@ const MAX_FILES = 20_000;
 const RAW_TAIL_BYTES = 8 * 1024;
 const SKIP = new Set([".git", "node_modules"]);
 
-/** Content hashes of the files under dir (bounded; .git and node_modules left out). */
+/**
+ * What each file under dir looks like on disk, size and modification time (bounded;
+ * .git and node_modules left out): the check git's index makes. Contents are never
+ * read, so a large tree costs one stat per file, not a read of every byte, at the
+ * start and the end of every run. A file rewritten with the same bytes counts as changed.
+ */
 function fingerprint(dir: string): Map<string, string> | undefined {
   const out = new Map<string, string>();
   const walk = (rel: string): boolean => {
@@ -18,7 +23,8 @@ function fingerprint(dir: string): Map<string, string> | undefined {
       } else if (d.isFile()) {
         if (out.size >= MAX_FILES) return false;
         try {
-          if (statSync(join(dir, path)).size <= 64 * 1024 * 1024) out.set(path, Bun.hash(readFileSync(join(dir, path))).toString(16));
+          const st = statSync(join(dir, path));
+          out.set(path, `${st.size}:${st.mtimeMs}`);
         } catch {}
       }
     }
@@ -39,6 +45,28 @@ async function gitDiff(cwd: string, files: string[]): Promise<string | undefined
 }
 
 /**
+ * Joins many small strings, a few hundred at a time. `s += delta` over a long
+ * answer keeps every delta alive as a rope node (10k deltas: about 80 bytes
+ * each, held until the run ends); this holds the same text flat.
+ */
+class TextJoin {
+  private blocks: string[] = [];
+  private pending: string[] = [];
+
+  add(s: string): void {
+    this.pending.push(s);
+    if (this.pending.length >= 256) {
+      this.blocks.push(this.pending.join(""));
+      this.pending = [];
+    }
+  }
+
+  toString(): string {
+    return this.blocks.join("") + this.pending.join("");
+  }
+}
+
+/**
  * A run with its summary: every event passes through, and just before
  * run.finished comes one `run.result` — the final text, the tool calls, the
  * files changed in the working directory (with the git diff in a repository),
@@ -46,12 +74,12 @@ async function gitDiff(cwd: string, files: string[]): Promise<string | undefined
  */
 export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): AsyncGenerator<OdEvent> {
   const before = fingerprint(cwd);
-  let text = "";
+  const text = new TextJoin();
   const calls = new Map<string, { id: string; name: string; isError: boolean }>();
   let error: EventOf<"error"> | undefined;
   let raw = "";
   for await (const e of events) {
-    if (e.type === "text.delta" && !e.parent) text += e.text;
+    if (e.type === "text.delta" && !e.parent) text.add(e.text);
     else if (e.type === "tool.call") calls.set(e.id, { id: e.id, name: e.name, isError: false });
     else if (e.type === "tool.result" && calls.has(e.id)) calls.get(e.id)!.isError = e.isError;
     else if (e.type === "error") error ??= e;
@@ -64,7 +92,7 @@ export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): 
         runId: e.runId,
         seq: e.seq,
         ts: Date.now(),
-        text,
+        text: text.toString(),
         toolCalls: [...calls.values()],
         files,
         diff: await gitDiff(cwd, files.filter((f) => after?.has(f))),

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../src/core/registry.ts";
 import { withResult } from "../../src/core/result.ts";
@@ -25,5 +26,19 @@ describe("run result", () => {
     expect(events.at(-2)?.type).toBe("run.result");
     expect(finished(events).status).toBe("succeeded");
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+
+  test("a file rewritten to the same size is changed; files left alone are not", async () => {
+    await using tmp = tmpdir();
+    const dir = join(tmp.path, "work");
+    Bun.spawnSync(["mkdir", dir]);
+    const sameSize = "x".repeat("written by the fake agent\n".length - 1) + "\n";
+    writeFileSync(join(dir, "same.txt"), sameSize);
+    writeFileSync(join(dir, "kept.txt"), sameSize);
+    const past = new Date(Date.now() - 60_000);
+    for (const f of ["same.txt", "kept.txt"]) utimesSync(join(dir, f), past, past);
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "same.txt" }, { stdout: { t: "text", v: "ok" } }]);
+    const events = await collect(withResult(runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }), dir));
+    expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
   });
 });
