@@ -1,13 +1,8 @@
-import { appendFileSync, closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdEvent } from "./events.ts";
-
-export interface LogWriter {
-  /** `json` is the event already serialized, when the caller has it. */
-  append(event: OdEvent, json?: string): void;
-  flush(): void;
-  close(): void;
-}
+import { type LogBatch, type LogCursor, readLogFile } from "./log-read.ts";
+import { LogWriter } from "./log-writer.ts";
 
 export interface RunSummary {
   runId: string;
@@ -43,41 +38,14 @@ export class RunLog {
     appendFileSync(this.path(event.runId, "events.jsonl"), `${JSON.stringify(event)}\n`);
   }
 
-  /**
-   * A live run's log, kept open and written in batches (at most 256 events or
-   * 64 KiB, or 25 ms, behind): one syscall per batch instead of an open, a write
-   * and a close per event. `flush` before reading the file back.
-   */
+  /** A live run's log, written in batches and readable while it grows. */
   writer(runId: string): LogWriter {
-    const fd = openSync(this.path(runId, "events.jsonl"), "a");
-    let lines: string[] = [];
-    let bytes = 0;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let closed = false;
-    const flush = () => {
-      clearTimeout(timer);
-      timer = undefined;
-      if (!lines.length || closed) return;
-      const chunk = lines.join("");
-      lines = [];
-      bytes = 0;
-      writeSync(fd, chunk);
-    };
-    return {
-      append(event, json = JSON.stringify(event)) {
-        const line = `${json}\n`;
-        lines.push(line);
-        bytes += line.length;
-        if (lines.length >= 256 || bytes >= 64 * 1024 || event.type === "run.finished") flush();
-        else timer ??= setTimeout(flush, 25);
-      },
-      flush,
-      close() {
-        flush();
-        closed = true;
-        closeSync(fd);
-      },
-    };
+    return new LogWriter(this.path(runId, "events.jsonl"));
+  }
+
+  /** A run's logged events after `cursor`, about `maxBytes` of them, read from the file (a run no writer holds). */
+  readAfter(runId: string, cursor: LogCursor, maxBytes: number): LogBatch {
+    return readLogFile(this.path(runId, "events.jsonl"), cursor, cursor.offset ?? 0, maxBytes);
   }
 
   has(runId: string): boolean {

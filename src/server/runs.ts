@@ -1,21 +1,20 @@
 import { OdError } from "../core/errors.ts";
-import type { OdEvent } from "../core/events.ts";
 import type { Broker, Decision } from "../core/permissions.ts";
 import type { Registry } from "../core/registry.ts";
-import type { LogWriter, RunLog, RunSummary } from "../core/run-log.ts";
+import type { LogBatch, LogCursor } from "../core/log-read.ts";
+import type { LogWriter } from "../core/log-writer.ts";
+import type { RunLog, RunSummary } from "../core/run-log.ts";
 import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
 import type { RunRequest } from "../core/run.ts";
 import type { Slots } from "../core/slots.ts";
 
-/** Gets each event with its JSON, serialized once for the log and every subscriber. */
-type Listener = (event: OdEvent, json: string) => void;
-
 interface LiveRun {
   request: RunRequest;
-  /** The log is the one copy of the events; memory keeps only whether the run has ended. */
+  /** The log is the one copy of the events, read by every client from the file or its unwritten tail. */
   log: LogWriter;
+  /** Readers to tell of each event. */
+  watchers: Set<() => void>;
   finished: boolean;
-  listeners: Set<Listener>;
   controller: AbortController;
   done: Promise<void>;
 }
@@ -31,8 +30,8 @@ export interface RunStoreDeps {
 
 /**
  * Runs owned by the server: each one drives `runAgent` to its end whether or
- * not anyone watches, appends every event to the durable log, and fans events
- * out to subscribers. A subscriber gets the events it missed, then live ones.
+ * not anyone watches, and appends every event to the durable log, which is
+ * what clients read, each at its own pace, waking when the next event comes.
  */
 export class RunStore {
   private readonly live = new Map<string, LiveRun>();
@@ -46,7 +45,7 @@ export class RunStore {
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     this.deps.log.create(runId, request);
-    const run: LiveRun = { request, log: this.deps.log.writer(runId), finished: false, listeners: new Set(), controller, done: Promise.resolve() };
+    const run: LiveRun = { request, log: this.deps.log.writer(runId), watchers: new Set(), finished: false, controller, done: Promise.resolve() };
     run.done = (async () => {
       const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
       const fallbackModel = this.deps.registry.get(request.agent)?.adapter.rateLimitFallbackModel;
@@ -54,14 +53,14 @@ export class RunStore {
       const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
       try {
         for await (const event of events) {
-          const json = JSON.stringify(event);
-          run.log.append(event, json);
+          run.log.append(event);
           if (event.type === "run.finished") run.finished = true;
-          for (const listener of run.listeners) listener(event, json);
+          wake(run);
         }
       } finally {
         run.log.close();
         this.live.delete(runId);
+        wake(run);
       }
     })();
     this.live.set(runId, run);
@@ -88,17 +87,20 @@ export class RunStore {
     return true;
   }
 
-  /** Replays events with seq > after, then calls `listener` for each live one. Returns the unsubscribe. */
-  subscribe(runId: string, after: number, listener: Listener): () => void {
+  /** A run's events after `cursor`, about `maxBytes` of them; `live` while more may come. */
+  read(runId: string, cursor: LogCursor, maxBytes: number): LogBatch & { live: boolean } {
     const run = this.live.get(runId);
-    // Flushing, reading and attaching happen in one synchronous step, so no event falls between them.
-    run?.log.flush();
-    const past = this.deps.log.read(runId);
-    if (!run && past.length === 0 && !this.deps.log.has(runId)) throw notFound(runId);
-    for (const e of past) if (e.seq > after) listener(e, JSON.stringify(e));
-    if (!run || run.finished) return () => {};
-    run.listeners.add(listener);
-    return () => run.listeners.delete(listener);
+    if (run) return { ...run.log.read(cursor, maxBytes), live: true };
+    if (!this.deps.log.has(runId)) throw notFound(runId);
+    return { ...this.deps.log.readAfter(runId, cursor, maxBytes), live: false };
+  }
+
+  /** Calls `onChange` after each event a live run logs and when it ends; returns the unwatch. Nothing for a run that is not live. */
+  watch(runId: string, onChange: () => void): () => void {
+    const run = this.live.get(runId);
+    if (!run) return () => {};
+    run.watchers.add(onChange);
+    return () => run.watchers.delete(onChange);
   }
 
   summary(runId: string): RunSummary {
@@ -131,6 +133,10 @@ export class RunStore {
     for (const run of this.live.values()) run.controller.abort();
     await Promise.all([...this.live.values()].map((r) => r.done.catch(() => {})));
   }
+}
+
+function wake(run: LiveRun): void {
+  for (const onChange of run.watchers) onChange();
 }
 
 function notFound(runId: string): OdError {

@@ -1,14 +1,11 @@
 import type { Context } from "hono";
-import { streamSSE } from "hono/streaming";
+import type { LogCursor, LoggedEvent } from "../core/log-read.ts";
 import type { RunStore } from "./runs.ts";
 
 export const HEARTBEAT_MS = 15_000;
 
-interface Frame {
-  id: string;
-  event: string;
-  data: string;
-}
+/** About how much of the log one write to a client carries. */
+export const BATCH_BYTES = 64 * 1024;
 
 /** Where a client resumes: `Last-Event-ID` (what EventSource sends on reconnect), else `?after=`, else the start. */
 export function resumeAfter(c: Context): number {
@@ -17,73 +14,94 @@ export function resumeAfter(c: Context): number {
   return Number.isInteger(n) ? n : -1;
 }
 
-/** Live frames a client may fall behind by before it is served from the run log instead. */
-export const MAX_LAG = 1024;
+/** One SSE frame; the data is one JSON line, which never holds a raw newline. */
+function frame(e: LoggedEvent): string {
+  return `id: ${e.seq}\nevent: ${e.type}\ndata: ${e.json}\n\n`;
+}
 
 /**
  * A run as Server-Sent Events: one frame per event (`id:` seq, `event:` type,
  * `data:` JSON), the missed ones first, then live ones, a heartbeat comment
- * while quiet, and the stream closes after `run.finished`. A client that goes
- * away only unsubscribes: the run goes on. A client that falls more than
- * `maxLag` live frames behind is detached and, once it has written what it
- * holds, attached again from the log after its last frame: memory stays
- * bounded however slow the reader, and no event is lost or repeated.
+ * while quiet, and the stream closes after `run.finished`. Each client reads
+ * the run's log at its own pace: the body is pulled, so a slow reader is
+ * given the next frames only when it has taken the last ones, and nothing is
+ * queued for it. At the live tail a reader wakes once per turn of the event
+ * loop, not once per event, and takes what came in one write. A client that
+ * goes away only stops reading: the run goes on.
  */
-export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS, maxLag = MAX_LAG): Response {
-  const queue: Frame[] = [];
+export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
+  let cursor: LogCursor = { seq: after };
+  const encoder = new TextEncoder();
+  // Read once now, so an unknown run is a 404 rather than an empty stream.
+  let first: ReturnType<RunStore["read"]> | undefined = store.read(runId, cursor, BATCH_BYTES);
   let wake: (() => void) | undefined;
-  let lagging = false;
-  let replaying = false;
-  const attach = (from: number) => {
-    replaying = true;
-    try {
-      return store.subscribe(runId, from, (e, json) => {
-        if (lagging) return;
-        if (!replaying && queue.length >= maxLag) lagging = true;
-        else queue.push({ id: String(e.seq), event: e.type, data: json });
-        wake?.();
-      });
-    } finally {
-      replaying = false;
-    }
-  };
-  let unsubscribe = attach(after);
-  c.header("X-Accel-Buffering", "no");
-  return streamSSE(c, async (stream) => {
-    let closed = false;
-    let last = after;
-    stream.onAbort(() => {
-      closed = true;
-      wake?.();
-    });
-    const heartbeat = setInterval(() => {
-      stream.write(": hb\n\n").catch(() => {});
-    }, heartbeatMs);
-    try {
-      while (!closed) {
-        if (queue.length) {
-          // Take the backlog in one go: shift() per frame is linear in the queue's length.
-          for (const frame of queue.splice(0)) {
-            await stream.writeSSE(frame);
-            last = Number(frame.id);
-            if (frame.event === "run.finished") return;
+  let wakeScheduled = false;
+  let quiet = true;
+  let stopped = false;
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const unwatch = store.watch(runId, () => {
+          if (!wake || wakeScheduled) return;
+          wakeScheduled = true;
+          setImmediate(() => {
+            wakeScheduled = false;
+            wake?.();
+          });
+        });
+        const heartbeat = setInterval(() => {
+          if (wake && quiet) controller.enqueue(encoder.encode(": hb\n\n"));
+          quiet = true;
+        }, heartbeatMs);
+        stop = () => {
+          stopped = true;
+          unwatch();
+          clearInterval(heartbeat);
+          wake?.();
+        };
+      },
+      async pull(controller) {
+        for (;;) {
+          const batch = first ?? store.read(runId, cursor, BATCH_BYTES);
+          first = undefined;
+          cursor = batch.cursor;
+          if (batch.events.length) {
+            let text = "";
+            let finished = false;
+            for (const e of batch.events) {
+              text += frame(e);
+              if (e.type === "run.finished") {
+                finished = true;
+                break;
+              }
+            }
+            quiet = false;
+            controller.enqueue(encoder.encode(text));
+            if (finished) {
+              stop();
+              controller.close();
+            }
+            return;
           }
-        } else if (lagging) {
-          // Everything held is written: pick up after it from the log, then live again.
-          unsubscribe();
-          lagging = false;
-          unsubscribe = attach(last);
-        } else {
+          if (!batch.live) {
+            // A run no server holds, read to the end of its log (a crash left it unfinished).
+            stop();
+            controller.close();
+            return;
+          }
           await new Promise<void>((resolve) => {
             wake = resolve;
-            if (queue.length || closed || lagging) resolve();
           });
           wake = undefined;
+          if (stopped) return;
         }
-      }
-    } finally {
-      clearInterval(heartbeat);
-      unsubscribe();
-    }
-  });
+      },
+      cancel() {
+        stop();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return c.body(body, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Accel-Buffering": "no" });
 }

@@ -1,0 +1,82 @@
+import { closeSync, openSync, readSync } from "node:fs";
+
+/** One event as the run log holds it: its seq and type, and its JSON line (without the newline). */
+export interface LoggedEvent {
+  seq: number;
+  type: string;
+  json: string;
+}
+
+/** Where a reader of a run's log stands: the last seq it has, and the file offset just past it when known. */
+export interface LogCursor {
+  seq: number;
+  offset?: number;
+}
+
+export interface LogBatch {
+  events: LoggedEvent[];
+  cursor: LogCursor;
+}
+
+const NL = 10;
+
+/**
+ * Reads the events after `cursor.seq` from an events.jsonl file, starting at
+ * byte `from` (a line start at or before them), taking whole lines up to about
+ * `maxBytes` and never past `limit`. A line longer than `maxBytes` is still
+ * read whole. A line that is not JSON (a crash tore it) is skipped. The
+ * cursor returned points just past the last line read, so the next read
+ * starts there.
+ */
+export function readLogFile(path: string, cursor: LogCursor, from: number, maxBytes: number, limit = Number.POSITIVE_INFINITY): LogBatch {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return { events: [], cursor };
+  }
+  try {
+    let size = Math.max(1, Math.min(maxBytes, limit - from));
+    for (;;) {
+      const buf = Buffer.allocUnsafe(size);
+      const got = readSync(fd, buf, 0, size, from);
+      if (got === 0) return { events: [], cursor };
+      const end = buf.lastIndexOf(NL, got - 1);
+      if (end < 0) {
+        // No whole line: the end of what is written, or a line longer than one read.
+        if (got < size || from + got >= limit) return { events: [], cursor };
+        size *= 2;
+        continue;
+      }
+      const batch = parseLines(buf.subarray(0, end + 1), cursor, from);
+      // Lines the reader already has are skipped: go on until something new or the end.
+      if (batch.events.length || got < size || from + got >= limit) return batch;
+      cursor = batch.cursor;
+      from = cursor.offset!;
+      size = Math.max(1, Math.min(maxBytes, limit - from));
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseLines(bytes: Buffer, cursor: LogCursor, from: number): LogBatch {
+  const events: LoggedEvent[] = [];
+  let seq = cursor.seq;
+  let start = 0;
+  while (start < bytes.length) {
+    const nl = bytes.indexOf(NL, start);
+    const json = bytes.toString("utf8", start, nl);
+    start = nl + 1;
+    let e: { seq?: unknown; type?: unknown };
+    try {
+      e = JSON.parse(json);
+    } catch {
+      continue;
+    }
+    if (typeof e?.seq !== "number" || typeof e.type !== "string" || e.seq <= seq) continue;
+    seq = e.seq;
+    events.push({ seq, type: e.type, json });
+  }
+  return { events, cursor: { seq, offset: from + bytes.length } };
+}
