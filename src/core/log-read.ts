@@ -20,6 +20,9 @@ export interface LogBatch {
 
 const NL = 10;
 
+/** One read buffer for every log read: a read is parsed whole before it returns, so it is never shared. */
+const scratch = Buffer.allocUnsafe(64 * 1024);
+
 /**
  * Reads the events after `cursor.seq` from an events.jsonl file, starting at
  * byte `from` (a line start at or before them), taking whole lines up to about
@@ -38,7 +41,7 @@ export function readLogFile(path: string, cursor: LogCursor, from: number, maxBy
   try {
     let size = Math.max(1, Math.min(maxBytes, limit - from));
     for (;;) {
-      const buf = Buffer.allocUnsafe(size);
+      const buf = size <= scratch.length ? scratch : Buffer.allocUnsafe(size);
       const got = readSync(fd, buf, 0, size, from);
       if (got === 0) return { events: [], cursor };
       const end = buf.lastIndexOf(NL, got - 1);

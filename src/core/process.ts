@@ -105,6 +105,9 @@ function spawn(spec: SpawnSpec) {
       stdout: "pipe",
       stderr: "pipe",
       detached: true, // setsid: the child leads its own process group
+      // Read the pipes as the pipeline asks, not ahead of it: 128 children writing at full speed to a
+      // reader spending 3 µs a line peaked at 192 MiB without this and 150 MiB with it.
+      lazy: true,
     });
   } catch (err) {
     throw spawnError(spec, err);
