@@ -1,6 +1,6 @@
 import type { OdEvent } from "../core/events.ts";
 
-interface Sink {
+export interface Sink {
   write(text: string): unknown;
 }
 

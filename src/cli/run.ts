@@ -10,6 +10,7 @@ import { selectAgent } from "../core/select.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { runParallel } from "./parallel-run.ts";
+import { batchedSinks } from "./batched.ts";
 import { createTextRenderer } from "./render.ts";
 import { ttyBroker } from "./tty-broker.ts";
 
@@ -66,29 +67,37 @@ export default odCommand({
     }
 
     const controller = new AbortController();
+    const sinks = batchedSinks(process.stdout, process.stderr);
     let interrupts = 0;
     const onSigint = () => {
-      if (++interrupts > 1) process.exit(130); // a second Ctrl-C while the ladder runs: leave now
+      if (++interrupts > 1) {
+        sinks.flush();
+        process.exit(130); // a second Ctrl-C while the ladder runs: leave now
+      }
       controller.abort();
     };
     process.on("SIGINT", onSigint);
     process.on("SIGTERM", onSigint);
 
     const render = args.json
-      ? (e: OdEvent) => process.stdout.write(`${JSON.stringify(e)}\n`)
-      : createTextRenderer(process.stdout, process.stderr, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, { result: Boolean(args.result) });
+      ? (e: OdEvent) => sinks.out.write(`${JSON.stringify(e)}\n`)
+      : createTextRenderer(sinks.out, sinks.err, Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, { result: Boolean(args.result) });
     let firstError: OdError | undefined;
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
-    const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker() : undefined;
+    const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
     if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
     const retries = Number(args.retries);
     if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
     const policy = { ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel };
     const events = runWithRetry(request, { registry, signal: controller.signal, broker }, policy);
-    for await (const event of args.json || args.result ? withResult(events, resolve(args.cwd ?? process.cwd())) : events) {
-      if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
-      if (event.type === "run.finished") finished = event;
-      render(event);
+    try {
+      for await (const event of args.json || args.result ? withResult(events, resolve(args.cwd ?? process.cwd())) : events) {
+        if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
+        if (event.type === "run.finished") finished = event;
+        render(event);
+      }
+    } finally {
+      sinks.flush();
     }
     process.off("SIGINT", onSigint);
     process.off("SIGTERM", onSigint);

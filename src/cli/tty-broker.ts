@@ -20,7 +20,7 @@ export function lineBroker(input: () => AsyncIterable<Uint8Array | string>, out:
   };
 }
 
-/** The broker `od run --ask` uses: the controlling terminal, even when the prompt came from stdin. */
-export function ttyBroker(): Broker {
-  return lineBroker(() => createReadStream("/dev/tty"), process.stderr);
+/** The broker `od run --ask` uses: the controlling terminal, even when the prompt came from stdin; the question goes to `out` (stderr). */
+export function ttyBroker(out: { write(s: string): unknown } = process.stderr): Broker {
+  return lineBroker(() => createReadStream("/dev/tty"), out);
 }
