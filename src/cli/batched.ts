@@ -7,21 +7,29 @@ import type { Sink } from "./render.ts";
  * (each write is a syscall: 60% of `od run --json`'s CPU at full speed), while
  * a lone event waits microseconds. Writes keep their order across the two.
  */
+/** Characters held before a batch is written without waiting for the loop to turn. */
+const MAX_HELD = 8 * 1024;
+
 export function batchedSinks(out: Sink, err: Sink) {
   let queue: Array<{ to: Sink; text: string }> = [];
+  let held = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    const held = queue;
+    const writes = queue;
     queue = [];
-    for (const { to, text } of held) to.write(text);
+    held = 0;
+    for (const { to, text } of writes) to.write(text);
   };
   const through = (to: Sink): Sink => ({
     write(text: string) {
       const last = queue.at(-1);
       if (last?.to === to) last.text += text;
       else queue.push({ to, text });
-      if (!scheduled) {
+      held += text.length;
+      // While the agent's output keeps coming the loop may not turn for a while: a full batch goes now.
+      if (held >= MAX_HELD) flush();
+      else if (!scheduled) {
         scheduled = true;
         setImmediate(flush);
       }

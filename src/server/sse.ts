@@ -7,6 +7,9 @@ export const HEARTBEAT_MS = 15_000;
 /** About how much of the log one write to a client carries. */
 export const BATCH_BYTES = 64 * 1024;
 
+/** Events that wake a client at once, without waiting for the event loop to turn. */
+const WAKE_AFTER = 32;
+
 /** Where a client resumes: `Last-Event-ID` (what EventSource sends on reconnect), else `?after=`, else the start. */
 export function resumeAfter(c: Context): number {
   const raw = c.req.header("last-event-id") ?? c.req.query("after");
@@ -26,7 +29,7 @@ function frame(e: LoggedEvent): string {
  * the run's log at its own pace: the body is pulled, so a slow reader is
  * given the next frames only when it has taken the last ones, and nothing is
  * queued for it. At the live tail a reader wakes once per turn of the event
- * loop, not once per event, and takes what came in one write. A client that
+ * loop or per WAKE_AFTER events, not once per event, and takes what came in one write. A client that
  * goes away only stops reading: the run goes on.
  */
 export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
@@ -36,6 +39,8 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
   let first: ReturnType<RunStore["read"]> | undefined = store.read(runId, cursor, BATCH_BYTES);
   let wake: (() => void) | undefined;
   let wakeScheduled = false;
+  /** Events logged since this client last read. */
+  let unread = 0;
   let quiet = true;
   let stopped = false;
   let stop = () => {};
@@ -43,7 +48,10 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
     {
       start(controller) {
         const unwatch = store.watch(runId, () => {
-          if (!wake || wakeScheduled) return;
+          if (!wake) return;
+          // While the agent's output keeps coming the loop may not turn for a while: a full batch goes now.
+          if (++unread >= WAKE_AFTER) return wake();
+          if (wakeScheduled) return;
           wakeScheduled = true;
           setImmediate(() => {
             wakeScheduled = false;
@@ -65,6 +73,7 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
         for (;;) {
           const batch = first ?? store.read(runId, cursor, BATCH_BYTES);
           first = undefined;
+          unread = 0;
           cursor = batch.cursor;
           if (batch.events.length) {
             let text = "";
