@@ -29,8 +29,8 @@ function frame(e: LoggedEvent): string {
  * the run's log at its own pace: the body is pulled, so a slow reader is
  * given the next frames only when it has taken the last ones, and nothing is
  * queued for it. At the live tail a reader wakes once per turn of the event
- * loop or per WAKE_AFTER events, not once per event, and takes what came in one write. A client that
- * goes away only stops reading: the run goes on.
+ * loop or per WAKE_AFTER events, not once per event, and takes what came in
+ * one write. A client that goes away only stops reading: the run goes on.
  */
 export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
   let cursor: LogCursor = { seq: after };
