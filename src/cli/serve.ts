@@ -2,6 +2,7 @@ import { detectCached } from "../core/detect-cache.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
+import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";
 import { log } from "./log.ts";
 
 export default odCommand({
@@ -13,6 +14,7 @@ export default odCommand({
     open: { type: "boolean", description: "Open the UI in a browser" },
   },
   async run({ args }) {
+    execWithHeapBudget(SERVE_HEAP_BUDGET);
     const registry = await loadRegistry();
     for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);
     const server = startServer({

@@ -1,7 +1,8 @@
 /** The compiled binary, end to end, with the fake agent standing in for the real CLIs. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { SERVE_HEAP_BUDGET } from "../../src/cli/heap-budget.ts";
 import { OdEvent } from "../../src/core/events.ts";
 import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
 
@@ -153,4 +154,29 @@ test("--allowed-tools reaches claude's own flag", async () => {
   await using tmp = tmpdir();
   const plan = JSON.parse(od(["run", "--agent", "claude", "--dry-run", "--json", "--allowed-tools", "Bash(git *),Edit", "--cwd", tmp.path, "x"], { PATH: "/usr/bin:/bin", HOME: tmp.path }).out);
   expect(plan.argv.slice(plan.argv.indexOf("--allowedTools"), plan.argv.indexOf("--allowedTools") + 2)).toEqual(["--allowedTools", "Bash(git *),Edit"]);
+});
+
+describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
+  /** Starts `dist/od serve`, waits for its URL, and reads its environment from /proc. */
+  async function serveEnv(env: Record<string, string>) {
+    await using tmp = tmpdir();
+    const p = Bun.spawn([DIST_OD, "serve", "--port", "0"], { env: { PATH: "/usr/bin:/bin", HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), ...env }, stdout: "pipe", stderr: "ignore" });
+    try {
+      const reader = p.stdout.getReader();
+      let out = "";
+      while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+      const environ = readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0");
+      return { url: out, heap: environ.find((kv) => kv.startsWith("BUN_JSC_forceRAMSize="))?.split("=")[1] };
+    } finally {
+      p.kill();
+      await p.exited;
+    }
+  }
+
+  test("runs under a heap budget: the same process (same pid) started again with the engine told its RAM; a budget the user set wins", async () => {
+    const own = await serveEnv({});
+    expect(own.url).toStartWith("od serve: http://127.0.0.1:");
+    expect(own.heap).toBe(String(SERVE_HEAP_BUDGET));
+    expect((await serveEnv({ BUN_JSC_forceRAMSize: "1073741824" })).heap).toBe("1073741824");
+  });
 });
