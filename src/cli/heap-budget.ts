@@ -4,6 +4,8 @@ import { dlopen, FFIType, ptr } from "bun:ffi";
 export const SERVE_HEAP_BUDGET = 128 * 1024 * 1024;
 
 const VAR = "BUN_JSC_forceRAMSize";
+/** Says the budget is od's own, not the user's: agents must not inherit it. */
+const MARK = "OD_HEAP_BUDGET";
 
 /** What execve reads through raw pointers, held where the collector cannot take it. */
 const pinned: Uint8Array[] = [];
@@ -16,12 +18,18 @@ const pinned: Uint8Array[] = [];
  * --max-old-space-size, BUN_JSC_forceRAMSize, only when the runtime starts, and
  * a compiled binary cannot carry an environment variable, so this executes the
  * same binary again with it set: execve keeps the process and its pid, its
- * arguments, descriptors and the rest of the environment. It does nothing when
- * the variable is already set (the user's value wins, and the second start
- * stops here), from source, on Windows, or if execve fails: the server then
- * starts with the engine's defaults.
+ * arguments, descriptors and the rest of the environment. On that second
+ * start the engine has read the budget, so it is taken out of the environment
+ * again: the agents od starts keep the environment the user gave it. Nothing
+ * happens when the user set the variable (their value wins), from source, on
+ * Windows, or if execve fails: the server then starts with the engine's defaults.
  */
 export function execWithHeapBudget(bytes: number, env: Record<string, string | undefined> = process.env): void {
+  if (env[MARK] !== undefined) {
+    delete env[MARK];
+    delete env[VAR];
+    return;
+  }
   if (env[VAR] !== undefined || process.platform === "win32" || !Bun.main.startsWith("/$bunfs/")) return;
   try {
     const libc = dlopen(process.platform === "darwin" ? "libSystem.B.dylib" : "libc.so.6", {
@@ -40,7 +48,7 @@ export function execWithHeapBudget(bytes: number, env: Record<string, string | u
     const path = Buffer.from(`${process.execPath}\0`);
     pinned.push(path);
     const argv = table([process.execPath, ...process.argv.slice(2)]);
-    const envp = table(Object.entries({ ...env, [VAR]: String(bytes) }).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])));
+    const envp = table(Object.entries({ ...env, [VAR]: String(bytes), [MARK]: "1" }).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])));
     libc.symbols.execve(ptr(path), ptr(argv), ptr(envp)); // returns only on failure
     libc.close();
     pinned.length = 0;

@@ -1,6 +1,6 @@
 /** The compiled binary, end to end, with the fake agent standing in for the real CLIs. */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVE_HEAP_BUDGET } from "../../src/cli/heap-budget.ts";
 import { OdEvent } from "../../src/core/events.ts";
@@ -157,26 +157,30 @@ test("--allowed-tools reaches claude's own flag", async () => {
 });
 
 describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
-  /** Starts `dist/od serve`, waits for its URL, and reads its environment from /proc. */
-  async function serveEnv(env: Record<string, string>) {
+  /** Starts `dist/od serve` (a fake claude first on PATH answers with the heap variable it sees), reads its environment from /proc, and runs one chat. */
+  async function serve(env: Record<string, string>) {
     await using tmp = tmpdir();
-    const p = Bun.spawn([DIST_OD, "serve", "--port", "0"], { env: { PATH: "/usr/bin:/bin", HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), ...env }, stdout: "pipe", stderr: "ignore" });
+    const bin = join(tmp.path, "bin");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "claude"), `#!/bin/sh\ncat > /dev/null\nsed "s/QUICK/heap=\${BUN_JSC_forceRAMSize:-unset}:/g" "${join(FIXTURES, "claude/plain.jsonl")}"\n`, { mode: 0o755 });
+    const p = Bun.spawn([DIST_OD, "serve", "--port", "0"], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), ...env }, stdout: "pipe", stderr: "ignore" });
     try {
       const reader = p.stdout.getReader();
       let out = "";
       while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
-      const environ = readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0");
-      return { url: out, heap: environ.find((kv) => kv.startsWith("BUN_JSC_forceRAMSize="))?.split("=")[1] };
+      const heap = readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0").find((kv) => kv.startsWith("BUN_JSC_forceRAMSize="))?.split("=")[1];
+      const [, url, token] = out.match(/(http:\/\/\S+?)\?token=(\S+)/)!;
+      const chat = await fetch(new URL("api/chat", url), { method: "POST", headers: { "x-od-token": token!, "content-type": "application/json" }, body: JSON.stringify({ agent: "claude", prompt: "hi", cwd: tmp.path }) });
+      const agentSaw = /heap=(\w+)/.exec(await chat.text())?.[1];
+      return { heap, agentSaw };
     } finally {
       p.kill();
       await p.exited;
     }
   }
 
-  test("runs under a heap budget: the same process (same pid) started again with the engine told its RAM; a budget the user set wins", async () => {
-    const own = await serveEnv({});
-    expect(own.url).toStartWith("od serve: http://127.0.0.1:");
-    expect(own.heap).toBe(String(SERVE_HEAP_BUDGET));
-    expect((await serveEnv({ BUN_JSC_forceRAMSize: "1073741824" })).heap).toBe("1073741824");
+  test("runs under a heap budget: the same process (same pid) started again with the engine told its RAM, which its agents do not inherit; a budget the user set wins", async () => {
+    expect(await serve({})).toEqual({ heap: String(SERVE_HEAP_BUDGET), agentSaw: "unset" });
+    expect(await serve({ BUN_JSC_forceRAMSize: "1073741824" })).toEqual({ heap: "1073741824", agentSaw: "1073741824" });
   });
 });
