@@ -5,7 +5,7 @@ import type { RunStore } from "./runs.ts";
 export const HEARTBEAT_MS = 15_000;
 
 /** About how much of the log one write to a client carries. */
-export const BATCH_BYTES = 64 * 1024;
+const BATCH_BYTES = 64 * 1024;
 
 /** Events that wake a client at once, without waiting for the event loop to turn. */
 const WAKE_AFTER = 32;
