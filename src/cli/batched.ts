@@ -1,5 +1,8 @@
 import type { Sink } from "./render.ts";
 
+/** Characters held before a batch is written without waiting for the loop to turn. */
+const MAX_HELD = 8 * 1024;
+
 /**
  * stdout and stderr written in batches, in order. What is written waits until
  * the event loop turns (setImmediate), so a burst of events read from one
@@ -7,9 +10,6 @@ import type { Sink } from "./render.ts";
  * (each write is a syscall: 60% of `od run --json`'s CPU at full speed), while
  * a lone event waits microseconds. Writes keep their order across the two.
  */
-/** Characters held before a batch is written without waiting for the loop to turn. */
-const MAX_HELD = 8 * 1024;
-
 export function batchedSinks(out: Sink, err: Sink) {
   let queue: Array<{ to: Sink; text: string }> = [];
   let held = 0;

@@ -39,9 +39,9 @@ export class LogWriter {
     this.size = fstatSync(this.fd).size;
   }
 
-  /** `json` is the event already serialized, when the caller has it. */
-  append(event: OdEvent, json = JSON.stringify(event)): void {
+  append(event: OdEvent): void {
     if (this.closed) return;
+    const json = JSON.stringify(event);
     // UTF-8 takes at most 3 bytes per UTF-16 unit; a line that may not fit goes after the batch, alone.
     if (this.used + json.length * 3 + 1 > this.buf.length) {
       this.flush();
