@@ -90,13 +90,15 @@ export class LogWriter {
     const events: LoggedEvent[] = [];
     let i = this.seqs.findIndex((seq) => seq > cursor.seq);
     if (i < 0) return { events, cursor };
-    for (let start = i ? this.ends[i - 1]! : 0, bytes = 0; i < this.seqs.length && bytes < maxBytes; i++) {
+    let start = i ? this.ends[i - 1]! : 0;
+    for (let bytes = 0; i < this.seqs.length && bytes < maxBytes; i++) {
       const end = this.ends[i]!;
       events.push({ seq: this.seqs[i]!, type: this.types[i]!, json: this.buf.toString("utf8", start, end - 1) });
       bytes += end - start;
       start = end;
     }
-    return { events, cursor: { seq: events.at(-1)!.seq } };
+    // The batch goes to the file at its current end: once it is written, this reader goes on from there, reading no line twice.
+    return { events, cursor: { seq: events.at(-1)!.seq, offset: this.size + start } };
   }
 
   /** The offset of the batch holding `seq` (the last one starting at or before it). */

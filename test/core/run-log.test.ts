@@ -36,14 +36,21 @@ describe("run log", () => {
       expect(got.map((e) => e.seq)).toEqual([...Array(600).keys()]);
       expect(JSON.parse(got[599]!.json)).toEqual(delta(599));
     }
+    // A reader at the tail learns where its last event will sit in the file, so once the batch is written it reads on from there.
+    const tail = w.read({ seq: 579 }, 1 << 20).cursor;
+    expect(tail.seq).toBe(599);
+    for (let i = 600; i < 768; i++) w.append(delta(i)); // the batch with 512..599 is written
+    expect(readFileSync(path).subarray(0, tail.offset).toString().split("\n").length - 1).toBe(600);
+    expect(drain((c, m) => w.read(c, m), 4096, tail).got.map((e) => e.seq)).toEqual([...Array(168).keys()].map((i) => 600 + i));
+    for (let i = 0; i < 168; i++) w.append(delta(768 + i));
     // A reader that knows only a seq (a reconnect) starts from it, in the file or in memory.
-    for (const after of [0, 255, 256, 300, 511, 512, 598]) expect(drain((c, m) => w.read(c, m), 4096, { seq: after }).got[0]?.seq).toBe(after + 1);
-    w.append(finished(600));
+    for (const after of [0, 255, 256, 300, 511, 512, 598, 934]) expect(drain((c, m) => w.read(c, m), 4096, { seq: after }).got[0]?.seq).toBe(after + 1);
+    w.append(finished(936));
     w.close();
     expect(drain((c, m) => log.readAfter("r1", c, m), 4096).got.map((e) => e.type).at(-1)).toBe("run.finished");
     // Once the run is over, a reader that knows only its seq reads past every line it has, however many.
-    expect(drain((c, m) => log.readAfter("r1", c, m), 4096, { seq: 598 }).got.map((e) => e.seq)).toEqual([599, 600]);
-    expect(log.read("r1")).toHaveLength(601);
+    expect(drain((c, m) => log.readAfter("r1", c, m), 4096, { seq: 934 }).got.map((e) => e.seq)).toEqual([935, 936]);
+    expect(log.read("r1")).toHaveLength(937);
   });
 
   test("a line longer than one read comes whole; a torn last line is skipped", async () => {
