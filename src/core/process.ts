@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { OdError } from "./errors.ts";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
+import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { comSpecOf, windowsLaunch } from "./windows.ts";
 
 export interface SpawnSpec {
@@ -27,15 +28,30 @@ export interface Ladder {
 }
 export const DEFAULT_LADDER: Ladder = { intMs: 1500, termMs: 1500, killMs: 1000 };
 
+/** Closes od's end of a pipe whose process was collected before anyone started reading its lines. */
+const unread = new FinalizationRegistry<OutPipe>((pipe) => pipe.close());
+
 /** A running agent: its own process group, framed stdout, a bounded stderr tail. */
 export class AgentProcess {
-  private readonly proc: Bun.Subprocess<"pipe" | "ignore", "pipe", "pipe">;
+  private readonly proc: Bun.Subprocess<"pipe" | "ignore", "pipe" | number, "pipe">;
+  /** stdout, when od made the pipe (Linux); otherwise Bun's. */
+  private readonly pipe: OutPipe | undefined;
   private readonly tail: TailBuffer;
   private readonly stderrDone: Promise<void>;
   readonly exited: Promise<Exit>;
 
   constructor(private readonly spec: SpawnSpec) {
-    const proc = spawn(spec);
+    const pipe = outPipe();
+    let proc: AgentProcess["proc"];
+    try {
+      proc = spawn(spec, pipe?.childFd);
+    } catch (err) {
+      pipe?.close();
+      throw err;
+    }
+    pipe?.spawned();
+    if (pipe) unread.register(this, pipe, pipe);
+    this.pipe = pipe;
     const tail = new TailBuffer(spec.stderrTailBytes);
     this.proc = proc;
     this.tail = tail;
@@ -55,9 +71,15 @@ export class AgentProcess {
     return this.proc.pid;
   }
 
-  /** stdout as bounded lines. */
-  lines(): AsyncGenerator<Frame> {
-    return frameLines(this.proc.stdout, this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+  /** stdout as bounded lines; read once. Ending the iteration, or breaking out of it, closes od's end. */
+  async *lines(): AsyncGenerator<Frame> {
+    if (this.pipe) unread.unregister(this.pipe);
+    const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
+    try {
+      yield* frameLines(stdout, this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+    } finally {
+      this.pipe?.close();
+    }
   }
 
   /** Writes one protocol message (a JSON line) to a kept-open stdin. */
@@ -92,7 +114,7 @@ export class AgentProcess {
   }
 }
 
-function spawn(spec: SpawnSpec) {
+function spawn(spec: SpawnSpec, stdoutFd?: number) {
   const stdin = spec.stdin === undefined ? "ignore" : spec.stdin === "pipe" ? "pipe" : new Blob([spec.stdin]);
   // On Windows a .cmd/.bat shim runs through ComSpec, built by the function the budget guard measures.
   const launch = process.platform === "win32" ? windowsLaunch(spec.cmd, comSpecOf(spec.env)) : undefined;
@@ -102,7 +124,7 @@ function spawn(spec: SpawnSpec) {
       cwd: spec.cwd,
       env: spec.env,
       stdin: stdin as "pipe" | "ignore",
-      stdout: "pipe",
+      stdout: stdoutFd ?? "pipe",
       stderr: "pipe",
       detached: true, // setsid: the child leads its own process group
       // Read the pipes as the pipeline asks, not ahead of it: 128 children writing at full speed to a

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { AgentProcess, groupMembers } from "../../src/core/process.ts";
 import { alive, FAKE_AGENT, installFake, tmpdir } from "../helpers.ts";
@@ -52,8 +53,50 @@ describe("AgentProcess", () => {
     expect(tail.endsWith("the end\n")).toBe(true);
   });
 
-  test("spawn failures are OdErrors, not stack traces", () => {
+  test("spawn failures are OdErrors, not stack traces, and leave no pipe open", () => {
+    const before = pipesOpen();
     expect(() => new AgentProcess({ cmd: ["/nonexistent/agent"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "AGENT_NOT_FOUND" }));
     expect(() => new AgentProcess({ cmd: ["/etc/hostname"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "SPAWN_FAILED" }));
+    expect(pipesOpen()).toEqual(before);
   });
 });
+
+describe.skipIf(process.platform !== "linux")("AgentProcess stdout on Linux", () => {
+  const agent = (script: string) => new AgentProcess({ cmd: [process.execPath, "-e", script], cwd: "/", env: { PATH: process.env.PATH } });
+
+  test("is a real pipe, as a shell would give it (a socket cannot be opened as /dev/stdout)", async () => {
+    const proc = agent(`console.log(require("fs").readlinkSync("/proc/self/fd/1"))`);
+    const [line] = await Array.fromAsync(proc.lines());
+    expect(line).toMatchObject({ kind: "line", text: expect.stringMatching(/^pipe:/) });
+  });
+
+  test("holds a few KiB: an agent faster than od waits for it instead of queueing 200 KiB of events", async () => {
+    const proc = agent(`const { writeSync } = require("fs"); for (let i = 0; i < 64; i++) writeSync(1, "x".repeat(1023) + "\\n"); writeSync(2, "all written\\n");`);
+    await Bun.sleep(300); // od reads nothing yet: 64 KiB cannot all be written
+    expect(await proc.stderrTail()).toBe("");
+    expect((await Array.fromAsync(proc.lines())).length).toBe(64);
+    await proc.exited;
+    expect(await proc.stderrTail()).toBe("all written\n");
+  });
+
+  test("od's end is closed once the lines are read", async () => {
+    const proc = agent(`console.log(require("fs").readlinkSync("/proc/self/fd/1"))`);
+    const [line] = await Array.fromAsync(proc.lines());
+    await proc.exited;
+    const ours = line?.kind === "line" ? line.text : "no line";
+    expect(ours).toStartWith("pipe:");
+    expect(pipesOpen()).not.toContain(ours);
+  });
+});
+
+/** The pipes this process holds open, as "pipe:[inode]" (od's ends of agents' pipes among them). */
+function pipesOpen(): string[] {
+  const pipes: string[] = [];
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      const link = readlinkSync(`/proc/self/fd/${fd}`);
+      if (link.startsWith("pipe:")) pipes.push(link);
+    } catch {}
+  }
+  return pipes.sort();
+}
