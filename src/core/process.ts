@@ -76,7 +76,7 @@ export class AgentProcess {
     if (this.pipe) unread.unregister(this.pipe);
     const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
     try {
-      yield* frameLines(stdout, this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      yield* frameLines(chunkPerTurn(stdout), this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     } finally {
       this.pipe?.close();
     }
@@ -111,6 +111,21 @@ export class AgentProcess {
   async cancel(ladder: Ladder = DEFAULT_LADDER): Promise<void> {
     this.closeStdin();
     await killGroup(this.pid, ladder);
+  }
+}
+
+/**
+ * One chunk of output per turn of the event loop. While an agent writes faster
+ * than od reads, its next chunk is always there, and reading it would go on in
+ * promise callbacks, never returning to the loop: what od wrote meanwhile (to an
+ * SSE client, to its own stdout) waits in buffers the loop flushes, and timers
+ * and other runs wait too. At full speed through `od serve` that wait was over
+ * a millisecond per event.
+ */
+export async function* chunkPerTurn(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream) {
+    yield chunk;
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { AgentProcess, groupMembers } from "../../src/core/process.ts";
+import { AgentProcess, chunkPerTurn, groupMembers } from "../../src/core/process.ts";
 import { alive, FAKE_AGENT, installFake, tmpdir } from "../helpers.ts";
 
 const fast = { intMs: 300, termMs: 300, killMs: 500 };
@@ -59,6 +59,24 @@ describe("AgentProcess", () => {
     expect(() => new AgentProcess({ cmd: ["/etc/hostname"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "SPAWN_FAILED" }));
     expect(pipesOpen()).toEqual(before);
   });
+});
+
+test("output that is always ready is read one chunk per turn of the event loop: timers and writes still get theirs", async () => {
+  async function* flood() {
+    for (let i = 0; i < 50; i++) yield new Uint8Array(8);
+  }
+  let turns = 0;
+  let reading = true;
+  const turn = () => {
+    turns++;
+    if (reading) setImmediate(turn);
+  };
+  setImmediate(turn);
+  let chunks = 0;
+  for await (const _ of chunkPerTurn(flood())) chunks++;
+  reading = false;
+  expect(chunks).toBe(50);
+  expect(turns).toBeGreaterThanOrEqual(49);
 });
 
 describe.skipIf(process.platform !== "linux")("AgentProcess stdout on Linux", () => {
