@@ -1,4 +1,4 @@
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** One event as the run log holds it: its seq and type, and its JSON line (without the newline). */
 export interface LoggedEvent {
@@ -82,4 +82,35 @@ function parseLines(bytes: Buffer, cursor: LogCursor, from: number): LogBatch {
     events.push({ seq, type: e.type, json });
   }
   return { events, cursor: { seq, offset: from + bytes.length } };
+}
+
+/**
+ * The first and the last whole line of a log file, read from its two ends
+ * (`window` bytes each), not whole: what a finished run's summary needs. A
+ * torn last line (a crash mid-write) is skipped. Either is undefined where the
+ * file has no such line within the window (the caller then reads the log whole).
+ */
+export function logEnds(path: string, window = 64 * 1024): { first?: string; last?: string } {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return {};
+  }
+  try {
+    const buf = window <= scratch.length ? scratch : Buffer.allocUnsafe(window);
+    const head = buf.subarray(0, readSync(fd, buf, 0, window, 0));
+    const firstEnd = head.indexOf(NL);
+    if (firstEnd < 0) return {};
+    const first = head.toString("utf8", 0, firstEnd);
+    const from = Math.max(0, fstatSync(fd).size - window);
+    const tail = from === 0 ? head : buf.subarray(0, readSync(fd, buf, 0, window, from));
+    const end = tail.lastIndexOf(NL);
+    const before = end > 0 ? tail.lastIndexOf(NL, end - 1) : -1;
+    // Without a newline before it in the window, the line is whole only if the window starts the file.
+    if (before < 0 && from > 0) return { first };
+    return { first, last: tail.toString("utf8", before + 1, end) };
+  } finally {
+    closeSync(fd);
+  }
 }

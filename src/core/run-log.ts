@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdEvent } from "./events.ts";
-import { type LogBatch, type LogCursor, readLogFile } from "./log-read.ts";
+import { type LogBatch, type LogCursor, logEnds, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";
 
 export interface RunSummary {
@@ -80,18 +80,33 @@ export class RunLog {
 
   summary(runId: string): RunSummary {
     const request = this.request(runId) ?? {};
+    const fields = { runId, agent: request.agent as string | undefined, prompt: request.prompt as string | undefined, cwd: request.cwd as string | undefined };
+    // A finished run is summed up by its first event and its run.finished, which carries the session.
+    const { first, finished } = this.ends(runId);
+    if (first && finished) return { ...fields, status: finished.status, startedAt: first.ts, sessionId: finished.sessionId };
     const events = this.read(runId);
-    const finished = events.findLast((e) => e.type === "run.finished");
+    const end = events.findLast((e) => e.type === "run.finished");
     const session = events.findLast((e) => e.type === "session");
     return {
-      runId,
-      agent: request.agent as string | undefined,
-      prompt: request.prompt as string | undefined,
-      cwd: request.cwd as string | undefined,
-      status: finished?.type === "run.finished" ? finished.status : "running",
+      ...fields,
+      status: end?.type === "run.finished" ? end.status : "running",
       startedAt: events[0]?.ts ?? statSync(join(this.dir, runId)).mtimeMs,
       sessionId: session?.type === "session" ? session.sessionId : undefined,
     };
+  }
+
+  /** A run's first event, and its run.finished when that is the last line: read from the log's two ends, not whole. */
+  private ends(runId: string): { first?: OdEvent; finished?: Extract<OdEvent, { type: "run.finished" }> } {
+    const { first, last } = logEnds(this.path(runId, "events.jsonl"));
+    const parse = (line: string | undefined) => {
+      try {
+        return line === undefined ? undefined : OdEvent.parse(JSON.parse(line));
+      } catch {
+        return undefined;
+      }
+    };
+    const end = parse(last);
+    return { first: parse(first), finished: end?.type === "run.finished" ? end : undefined };
   }
 
   /** A crash mid-write can leave a partial last line: end it, so the next event starts on its own line. */
@@ -120,6 +135,7 @@ export class RunLog {
   recover(reason = "the od server stopped while this run was live"): string[] {
     const recovered: string[] = [];
     for (const runId of this.list(Number.MAX_SAFE_INTEGER)) {
+      if (this.ends(runId).finished) continue;
       const events = this.read(runId);
       if (events.some((e) => e.type === "run.finished")) continue;
       this.sealTornLine(runId);

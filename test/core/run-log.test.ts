@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OdEvent } from "../../src/core/events.ts";
-import type { LogCursor, LoggedEvent } from "../../src/core/log-read.ts";
+import { type LogCursor, type LoggedEvent, logEnds } from "../../src/core/log-read.ts";
 import { RunLog } from "../../src/core/run-log.ts";
 import { tmpdir } from "../helpers.ts";
 
@@ -83,5 +83,48 @@ describe("run log", () => {
     expect(w.read({ seq: -1 }, 1024).events).toEqual([]);
     w.close();
     expect(log.readAfter("r1", { seq: -1 }, 1024).events).toEqual([]);
+  });
+});
+
+describe("logEnds", () => {
+  const cases: Array<[string, string, { first?: string; last?: string }]> = [
+    ["empty", "", {}],
+    ["one line", "a\n", { first: "a", last: "a" }],
+    ["first and last", "a\nb\nc\n", { first: "a", last: "c" }],
+    ["a torn last line is skipped", "a\nb\nc", { first: "a", last: "b" }],
+    ["no whole line", "abc", {}],
+    ["a last line longer than the window is not guessed at", `a\n${"x".repeat(40)}\n`, { first: "a" }],
+    ["a first line longer than the window is not guessed at", `${"x".repeat(40)}\nb\n`, {}],
+    ["the last window starts inside an earlier line", `${"a".repeat(20)}\n${"b".repeat(10)}\n${"c".repeat(5)}\n`, { first: "a".repeat(20), last: "c".repeat(5) }],
+  ];
+  for (const [name, text, want] of cases)
+    test(name, async () => {
+      await using tmp = tmpdir();
+      const path = join(tmp.path, "events.jsonl");
+      writeFileSync(path, text);
+      expect(logEnds(path, 32)).toEqual(want);
+    });
+
+  test("a missing file has no ends", () => expect(logEnds("/nonexistent/events.jsonl")).toEqual({}));
+});
+
+describe("run summaries", () => {
+  test("a finished run is summed up from its log's two ends, as from the whole log; an unfinished one from the whole log", async () => {
+    await using tmp = tmpdir();
+    const log = new RunLog(tmp.path);
+    log.create("r1", { agent: "claude", prompt: "hi", cwd: "/w" });
+    const w = log.writer("r1");
+    w.append({ type: "run.started", runId: "r1", seq: 0, ts: 5, agent: "claude", bin: "claude", argv: [], cwd: "/w", mode: "edit" });
+    w.append({ type: "session", runId: "r1", seq: 1, ts: 6, sessionId: "s-1" });
+    w.append(delta(2, "x".repeat(300_000))); // far more than either end's window
+    w.flush();
+    expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "running", startedAt: 5, sessionId: "s-1" });
+    w.append({ ...finished(3), ts: 9, status: "failed", sessionId: "s-1", resumable: true });
+    w.close();
+    expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "failed", startedAt: 5, sessionId: "s-1" });
+    // A crash's torn line after run.finished changes nothing.
+    appendFileSync(join(tmp.path, "r1", "events.jsonl"), '{"type":"text.de');
+    expect(log.summary("r1").status).toBe("failed");
+    expect(log.recover()).toEqual([]);
   });
 });
