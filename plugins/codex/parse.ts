@@ -125,11 +125,15 @@ function usage(u: Rec | undefined): OdEventBody {
  * reported on the first retry and od stops the run there instead of sitting through the rest.
  */
 function streamError(message: string, state: CodexState): OdEventBody[] {
-  const retry = /^Reconnecting\.\.\.\s*(.*)$/s.exec(message)?.[1];
-  if (retry === undefined) return fail(state, message);
-  if (/\b401\b|unauthori[sz]ed/i.test(retry)) return fail(state, /\((.*)\)$/s.exec(retry)?.[1] ?? retry);
-  return [{ type: "status", label: "retrying", detail: retry }];
+  if (!message.startsWith(RECONNECTING)) return fail(state, message);
+  const retry = message.slice(RECONNECTING.length).trimStart();
+  if (!/\b401\b|unauthori[sz]ed/i.test(retry)) return [{ type: "status", label: "retrying", detail: retry }];
+  // "2/5 (unexpected status 401 Unauthorized: ...)": the reason is what the parentheses hold.
+  const open = retry.indexOf("(");
+  return fail(state, open >= 0 && retry.endsWith(")") ? retry.slice(open + 1, -1) : retry);
 }
+
+const RECONNECTING = "Reconnecting...";
 
 function fail(state: CodexState, message: string): OdEventBody[] {
   if (state.failed) return [];
