@@ -119,7 +119,7 @@ describe("run summaries", () => {
     w.append(delta(2, "x".repeat(300_000))); // far more than either end's window
     w.flush();
     expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "running", startedAt: 5, sessionId: "s-1" });
-    w.append({ ...finished(3), ts: 9, status: "failed", sessionId: "s-1", resumable: true });
+    w.append({ type: "run.finished", runId: "r1", seq: 3, ts: 9, status: "failed", exitCode: 1, signal: null, durationMs: 4, sessionId: "s-1", resumable: true });
     w.close();
     expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "failed", startedAt: 5, sessionId: "s-1" });
     // A crash's torn line after run.finished changes nothing.
