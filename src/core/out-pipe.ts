@@ -22,7 +22,10 @@ export interface OutPipe {
   readonly childFd: number;
   /** After spawn: od keeps only its reading end, so the stream ends when the agent's side closes. */
   spawned(): void;
-  /** od's end as a stream (once); nothing watches the pipe before this is called. */
+  /**
+   * od's end as a stream (once); nothing watches the pipe before this is called. Bun reads from a
+   * duplicate of the fd, which it closes itself a few turns of the loop after the stream ends.
+   */
   read(): ReadableStream<Uint8Array>;
   /** Closes od's end (idempotent); a stream from `read` must be done or cancelled first. */
   close(): void;
