@@ -57,7 +57,8 @@ describe("AgentProcess", () => {
     const before = pipesOpen();
     expect(() => new AgentProcess({ cmd: ["/nonexistent/agent"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "AGENT_NOT_FOUND" }));
     expect(() => new AgentProcess({ cmd: ["/etc/hostname"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "SPAWN_FAILED" }));
-    expect(pipesOpen()).toEqual(before);
+    // Only new pipes count: one an earlier test's reader held may close meanwhile (Bun closes it off this thread).
+    expect(pipesOpen().filter((pipe) => !before.includes(pipe))).toEqual([]);
   });
 });
 
