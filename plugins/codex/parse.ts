@@ -57,9 +57,7 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
     }
     case "file_change": {
       // Every file_change comes from codex's apply_patch tool.
-      const changes = arr(it.changes).map(asRecord);
-      const summary = changes.map((c) => `${str(c?.kind) ?? "change"} ${str(c?.path) ?? "?"}`).join("\n");
-      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({ output: summary, isError: it.status === "failed" }));
+      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({ output: changeSummary(it.changes), isError: it.status === "failed" }));
     }
     case "mcp_tool_call": {
       const error = str(asRecord(it.error)?.message);
@@ -86,6 +84,16 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
     default:
       return [{ type: "raw", stream: "stdout", line }];
   }
+}
+
+/** "add /path" per change, a line each. */
+function changeSummary(changes: unknown): string {
+  let summary = "";
+  for (const change of arr(changes)) {
+    const c = asRecord(change);
+    summary += `${summary ? "\n" : ""}${str(c?.kind) ?? "change"} ${str(c?.path) ?? "?"}`;
+  }
+  return summary;
 }
 
 /** Items carry their whole text so far: emit only what was not emitted yet, under the item's id. */
