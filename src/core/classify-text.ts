@@ -31,7 +31,6 @@ export function hintFor(code: ErrorCode, agent: { name: string; login?: string }
   }
 }
 
-/** An `error` event body for an agent's own error text. */
 /** Failures that pass on their own: an overloaded or failing server, a dropped connection. */
 const TRANSIENT = /\b50[0-4]\b|\b529\b|overloaded|service unavailable|bad gateway|gateway time-?out|internal server error|ECONNRESET|ECONNREFUSED|socket hang up|connection (reset|closed|refused)|network error/i;
 
@@ -39,6 +38,7 @@ export function isTransientText(text: string): boolean {
   return TRANSIENT.test(text);
 }
 
+/** An `error` event body for an agent's own error text. */
 export function errorFromText(text: string, agent: { name: string; login?: string }): Extract<OdEventBody, { type: "error" }> {
   const c = classifyText(text, agent);
   const retryable = isRetryable(c.code) || (c.code === "AGENT_ERROR" && isTransientText(text));
