@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { validateAdapter } from "../../src/core/adapter.ts";
 import type { Mode } from "../../src/core/events.ts";
 import { type Broker, policyDecision } from "../../src/core/permissions.ts";
+import { acp } from "../../src/core/protocols/acp.ts";
 import { createRegistry } from "../../src/core/registry.ts";
 import { runAgent, type RunOptions } from "../../src/core/run.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../helpers.ts";
@@ -138,6 +139,17 @@ describe("ACP driver", () => {
     expect(answers(slow.received)).toEqual([expect.objectContaining({ code: -32601 })]);
     const stuck = await run({ turn: [{ hang: true }] }, {}, { idleTimeoutMs: 300 });
     expect(ofType(stuck.events, "error")[0]).toMatchObject({ code: "TIMEOUT", message: expect.stringContaining("sent nothing") });
+  });
+});
+
+describe("ACP driver, record by record", () => {
+  test("an answer to no request of ours (an unknown, odd or repeated id) changes nothing", () => {
+    const { state, send } = acp.start({ agent: { name: "Fake" }, prompt: "hi", cwd: "/w", mode: "edit" });
+    expect(send).toEqual([expect.objectContaining({ id: 1, method: "initialize" })]);
+    for (const id of [2, 0, -1, 1.5, 1e9, "1", null]) expect(acp.receive({ jsonrpc: "2.0", id, result: {} }, state, "")).toEqual({ events: [] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "").send).toEqual([expect.objectContaining({ id: 2, method: "session/new" })]);
+    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "")).toEqual({ events: [] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } }, state, "")).toMatchObject({ events: [{ type: "session", sessionId: "s1" }], send: [{ id: 3, method: "session/prompt" }] });
   });
 });
 

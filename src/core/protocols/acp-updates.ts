@@ -21,15 +21,16 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   if (!u || !kind) return [{ type: "raw", stream: "stdout", line }];
   if (state.loading) return [];
   const usage = usageOf(asRecord(asRecord(u._meta)?.usage));
-  if (DROPPED.has(kind)) return usage;
+  if (DROPPED.has(kind)) return usage ? [usage] : [];
   if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.part++;
   state.lastKind = kind;
   switch (kind) {
     case "agent_message_chunk":
     case "agent_thought_chunk": {
       const text = str(asRecord(u.content)?.text);
-      if (!text) return usage;
-      return [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }, ...usage];
+      const events: OdEventBody[] = text ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }] : [];
+      if (usage) events.push(usage);
+      return events;
     }
     case "tool_call":
     case "tool_call_update":
@@ -46,9 +47,9 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
 }
 
 /** Token counts some agents attach to updates (`_meta.usage`, e.g. Qwen Code): a usage event per model turn. */
-function usageOf(u: Rec | undefined): OdEventBody[] {
-  if (!u || (num(u.inputTokens) === undefined && num(u.outputTokens) === undefined)) return [];
-  return [{ type: "usage", inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cachedReadTokens), reasoningTokens: num(u.thoughtTokens), source: "turn" }];
+function usageOf(u: Rec | undefined): OdEventBody | undefined {
+  if (!u || (num(u.inputTokens) === undefined && num(u.outputTokens) === undefined)) return undefined;
+  return { type: "usage", inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cachedReadTokens), reasoningTokens: num(u.thoughtTokens), source: "turn" };
 }
 
 interface Tool {
@@ -78,8 +79,8 @@ export function toolEvents(u: Rec, state: UpdateState, emit = true): OdEventBody
   if (u.rawInput !== undefined && !isEmpty(u.rawInput)) tool.input = u.rawInput;
   const content = arr(u.content);
   if (content.length) tool.content = content;
-  const paths = [...arr(u.locations).map((l) => str(asRecord(l)?.path)), ...content.map((c) => (asRecord(c)?.type === "diff" ? str(asRecord(c)?.path) : undefined))];
-  for (const p of paths) if (p && !tool.locations.includes(p)) tool.locations.push(p);
+  for (const l of arr(u.locations)) addPath(tool, str(asRecord(l)?.path));
+  for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
   const status = str(u.status);
   const terminal = status !== undefined && TERMINAL.has(status);
   const events: OdEventBody[] = [];
@@ -94,6 +95,10 @@ export function toolEvents(u: Rec, state: UpdateState, emit = true): OdEventBody
     events.push({ type: "tool.result", id, output: outputOf({ ...u, content: content.length ? content : (tool.content ?? []) }), isError: FAILED.has(status!) });
   }
   return events;
+}
+
+function addPath(tool: Tool, path: string | undefined): void {
+  if (path && !tool.locations.includes(path)) tool.locations.push(path);
 }
 
 function isEmpty(v: unknown): boolean {

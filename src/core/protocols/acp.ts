@@ -18,8 +18,8 @@ import { sessionUpdate, toolEvents, type UpdateState } from "./acp-updates.ts";
 export interface AcpState extends UpdateState {
   ctx: DriverContext;
   nextId: number;
-  /** What each of our pending request ids was for. */
-  pending: Map<number, "initialize" | "session" | "model" | "mode" | "prompt">;
+  /** What each of our pending requests was for, by request id (ours count up from 1). */
+  pending: Array<Purpose | undefined>;
   sessionId?: string;
   canLoad: boolean;
   /** The session option that makes this agent read-only, when the run is (the adapter's readOnly option). */
@@ -34,9 +34,11 @@ export interface SessionOption {
 
 const FS_AND_TERMINAL_OFF = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
-function request(state: AcpState, purpose: AcpState["pending"] extends Map<number, infer P> ? P : never, method: string, params: unknown) {
+type Purpose = "initialize" | "session" | "model" | "mode" | "prompt";
+
+function request(state: AcpState, purpose: Purpose, method: string, params: unknown) {
   const id = state.nextId++;
-  state.pending.set(id, purpose);
+  state.pending[id] = purpose;
   return { jsonrpc: "2.0", id, method, params };
 }
 
@@ -47,7 +49,7 @@ export const acp = defineDriver<AcpState>({
   start(ctx) {
     const option = asRecord(ctx.options?.readOnly);
     const readOnly = ctx.mode === "read-only" && str(option?.configId) && str(option?.value) ? { configId: str(option!.configId)!, value: str(option!.value)! } : undefined;
-    const state: AcpState = { ctx, nextId: 1, pending: new Map(), canLoad: false, part: 0, tools: new Map(), readOnly };
+    const state: AcpState = { ctx, nextId: 1, pending: [], canLoad: false, part: 0, tools: new Map(), readOnly };
     return { state, send: [request(state, "initialize", "initialize", { protocolVersion: 1, clientCapabilities: FS_AND_TERMINAL_OFF, clientInfo: { name: "od", version: VERSION } })] };
   },
   abort: (state) => (state.sessionId ? [{ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: state.sessionId } }] : []),
@@ -63,9 +65,9 @@ export const acp = defineDriver<AcpState>({
 
 function response(r: Rec, state: AcpState): DriverStep {
   const id = num(r.id);
-  const purpose = id === undefined ? undefined : state.pending.get(id);
+  const purpose = id === undefined ? undefined : state.pending[id];
   if (purpose === undefined || id === undefined) return { events: [] }; // a stray answer: cleanup noise
-  state.pending.delete(id);
+  state.pending[id] = undefined;
   const error = asRecord(r.error);
   if (error) {
     const message = `${str(error.message) ?? "error"}${asRecord(error.data) || str(error.data) ? ` (${JSON.stringify(error.data)})` : ""}`;
@@ -130,8 +132,9 @@ function offers(session: Rec, option: SessionOption): boolean {
 }
 
 function prompt(state: AcpState) {
-  const images = (state.ctx.images ?? []).map((i) => ({ type: "image", data: i.data, mimeType: i.mimeType }));
-  return request(state, "prompt", "session/prompt", { sessionId: state.sessionId, prompt: [{ type: "text", text: state.ctx.prompt }, ...images] });
+  const blocks: unknown[] = [{ type: "text", text: state.ctx.prompt }];
+  for (const image of state.ctx.images ?? []) blocks.push({ type: "image", data: image.data, mimeType: image.mimeType });
+  return request(state, "prompt", "session/prompt", { sessionId: state.sessionId, prompt: blocks });
 }
 
 function fail(error: { code: Extract<OdEventBody, { type: "error" }>["code"]; message: string; hint?: string }, before: OdEventBody[] = []): DriverStep {
