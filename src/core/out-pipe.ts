@@ -6,12 +6,16 @@ import { closeSync } from "node:fs";
  * faster than od reads fills whatever lies between them, and each event then
  * waits behind all of it. Bun gives a child a socket pair, which holds about
  * 300 of Claude's stream records (208 KiB of buffer): 2–3 ms of waiting at full
- * speed. 8 KiB holds about 28, a quarter of a millisecond: a fast agent is made
- * to wait for od sooner, and od's throughput, which bounds it either way, is
- * unchanged. The price is more, smaller reads for bulk output: a 57 MB stream
- * read as fast as it can be takes a fifth longer.
+ * speed. One page (4 KiB, the smallest pipe Linux makes) holds about 14: a fast
+ * agent is made to wait for od sooner. Against 8 KiB (bench section 2, four
+ * pairs of runs taking turns), added latency at full speed: `od run` 0.23 ms
+ * (0.21–0.25) against 0.36 (0.33–0.39), `od serve` 0.31 (0.29–0.52) against
+ * 0.50 (0.45–0.52). The price is more, smaller reads when output comes in
+ * bulk: a flooding agent gets ~15% fewer events/s through, and 128 runs
+ * `cat`-ing their streams ~20% fewer. No agent writes near either rate;
+ * latency is what a user sees.
  */
-export const AGENT_STDOUT_PIPE_BYTES = 8 * 1024;
+export const AGENT_STDOUT_PIPE_BYTES = 4 * 1024;
 
 const O_CLOEXEC = 0o2000000;
 const F_SETPIPE_SZ = 1031;
