@@ -48,12 +48,14 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
         push({ agent: label, event });
       }
       Object.assign(result, await ws.changes());
+    } catch (err) {
+      result.error ??= messageOf(err);
     } finally {
-      await ws.dispose();
+      await ws.dispose().catch((err) => (result.error ??= messageOf(err)));
       push({ agent: label, result });
     }
   };
-  const failed = (agent: string, err: unknown): ParallelItem => ({ agent, result: { agent, status: "failed", durationMs: 0, files: [], error: String((err as Error)?.message ?? err), workspace: "copy" } });
+  const failed = (agent: string, err: unknown): ParallelItem => ({ agent, result: { agent, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" } });
   const all = Promise.all(
     requests.map((r) =>
       one(r)
@@ -71,3 +73,5 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
   }
   await all;
 }
+
+const messageOf = (err: unknown) => String((err as Error)?.message ?? err);

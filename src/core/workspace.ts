@@ -12,10 +12,32 @@ export interface Workspace {
 
 const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
 
-async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string }> {
+async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string; err: string }> {
   const p = Bun.spawn(["git", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
-  const [out] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code: p.exitCode ?? 1, out };
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code: p.exitCode ?? 1, out, err };
+}
+
+/** git's output of a step that must succeed; else an error naming the step and what git said. */
+async function must(args: string[], cwd: string, stdin?: string): Promise<string> {
+  const r = await git(args, cwd, stdin);
+  if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (exit ${r.code}): ${r.err.trim() || r.out.trim()}`);
+  return r.out;
+}
+
+/**
+ * git keeps a repository's worktrees in one folder (.git/worktrees) that
+ * concurrent `worktree add` and `worktree remove` race on: a remove deletes the
+ * folder when it looks empty, or reads an entry another add is half-way
+ * through. One repository's adds and removes therefore take turns.
+ */
+const turns = new Map<string, Promise<unknown>>();
+function inTurn<T>(repo: string, step: () => Promise<T>): Promise<T> {
+  const mine = (turns.get(repo) ?? Promise.resolve()).then(step, step);
+  const settled = mine.catch(() => {});
+  turns.set(repo, settled);
+  settled.then(() => turns.get(repo) === settled && turns.delete(repo));
+  return mine;
 }
 
 /**
@@ -29,23 +51,38 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
   const top = await git(["rev-parse", "--show-toplevel"], cwd);
   if (top.code === 0 && (await git(["rev-parse", "--verify", "HEAD"], cwd)).code === 0) {
     const repo = top.out.trim();
-    await git(["worktree", "add", "--detach", dir, "HEAD"], repo);
-    const pending = (await git(["diff", "HEAD", "--binary"], repo)).out;
-    if (pending) await git(["apply", "--whitespace=nowarn"], dir, pending);
-    await git(["add", "-A"], dir);
-    await git([...GIT_ID, "commit", "-q", "--allow-empty", "--no-verify", "-m", "od baseline"], dir);
+    const remove = () => inTurn(repo, () => must(["worktree", "remove", "--force", dir], repo));
+    try {
+      await inTurn(repo, () => must(["worktree", "add", "--detach", dir, "HEAD"], repo));
+    } catch (err) {
+      rmSync(root, { recursive: true, force: true });
+      throw err;
+    }
+    try {
+      const pending = await must(["diff", "HEAD", "--binary"], repo);
+      if (pending) await must(["apply", "--whitespace=nowarn"], dir, pending);
+      await must(["add", "-A"], dir);
+      await must([...GIT_ID, "commit", "-q", "--allow-empty", "--no-verify", "-m", "od baseline"], dir);
+    } catch (err) {
+      await remove().catch(() => {});
+      rmSync(root, { recursive: true, force: true });
+      throw err;
+    }
     const sub = relative(repo, cwd);
     return {
       dir: join(dir, sub),
       kind: "worktree",
       async changes() {
-        await git(["add", "-A", "-N"], dir);
-        const files = (await git(["diff", "--name-only", "HEAD"], dir)).out.split("\n").filter(Boolean);
-        return { files, diff: (await git(["diff", "HEAD"], dir)).out };
+        await must(["add", "-A", "-N"], dir);
+        const files = (await must(["diff", "--name-only", "HEAD"], dir)).split("\n").filter(Boolean);
+        return { files, diff: await must(["diff", "HEAD"], dir) };
       },
       async dispose() {
-        await git(["worktree", "remove", "--force", dir], repo);
-        rmSync(root, { recursive: true, force: true });
+        try {
+          await remove();
+        } finally {
+          rmSync(root, { recursive: true, force: true });
+        }
       },
     };
   }

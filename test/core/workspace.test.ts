@@ -1,0 +1,74 @@
+import { describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createWorkspace } from "../../src/core/workspace.ts";
+import { ROOT, tmpdir } from "../helpers.ts";
+
+/** A repository with one commit and one staged, uncommitted file. */
+function repoIn(dir: string) {
+  const repo = join(dir, "repo");
+  mkdirSync(repo);
+  const sh = (cmd: string) => Bun.spawnSync(["sh", "-c", cmd], { cwd: repo });
+  sh("git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init");
+  writeFileSync(join(repo, "work.txt"), "uncommitted\n");
+  sh("git add work.txt");
+  return { repo, worktrees: () => sh("git worktree list --porcelain").stdout.toString().match(/^worktree /gm)?.length ?? 0 };
+}
+
+describe("workspaces", () => {
+  test("a worktree starts from the user's uncommitted state and reports only the agent's change", async () => {
+    await using tmp = tmpdir();
+    const { repo, worktrees } = repoIn(tmp.path);
+    const ws = await createWorkspace(repo, "a");
+    expect(ws.kind).toBe("worktree");
+    expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
+    writeFileSync(join(ws.dir, "new.txt"), "agent\n");
+    const { files, diff } = await ws.changes();
+    expect(files).toEqual(["new.txt"]);
+    expect(diff).toContain("+agent");
+    await ws.dispose();
+    expect(existsSync(ws.dir)).toBe(false);
+    expect(worktrees()).toBe(1);
+  });
+
+  test("when git refuses the worktree, the error says what git said and nothing is left behind", async () => {
+    await using tmp = tmpdir();
+    const { repo, worktrees } = repoIn(tmp.path);
+    writeFileSync(join(repo, ".git", "worktrees"), "a file where git keeps its worktrees\n");
+    const before = readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length;
+    const failure = await createWorkspace(repo, "x").then(() => undefined, (err: Error) => err.message);
+    expect(failure).toContain("git worktree add");
+    expect(failure).toContain("worktrees");
+    expect(readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length).toBe(before);
+    expect(worktrees()).toBe(1);
+  });
+
+  // git's own bookkeeping of worktrees is not safe when adds and removes overlap
+  // (a remove deletes .git/worktrees while an add fills it): seen as a run that
+  // failed to start and worktrees left registered. A git on PATH that logs each
+  // worktree command and holds it for a moment shows whether two ever overlap.
+  test("one repository's worktree adds and removes never overlap, and all of them succeed", async () => {
+    await using tmp = tmpdir();
+    const { repo, worktrees } = repoIn(tmp.path);
+    const bin = join(tmp.path, "bin");
+    mkdirSync(bin);
+    const log = join(tmp.path, "git.log");
+    const realGit = Bun.which("git")!;
+    writeFileSync(join(bin, "git"), `#!/bin/sh\nif [ "$1" = worktree ]; then echo "begin $2" >> "${log}"; sleep 0.05; "${realGit}" "$@"; rc=$?; echo "end $2" >> "${log}"; exit $rc; fi\nexec "${realGit}" "$@"\n`);
+    chmodSync(join(bin, "git"), 0o755);
+    const script = join(tmp.path, "many.ts");
+    writeFileSync(
+      script,
+      `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace.ts"))};
+await Promise.all(["a", "b", "c", "d"].map(async (l) => { const ws = await createWorkspace(${JSON.stringify(repo)}, l); await ws.dispose(); }));`,
+    );
+    const p = Bun.spawnSync([process.execPath, script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.exitCode).toBe(0);
+    const lines = readFileSync(log, "utf8").trim().split("\n");
+    expect(lines.filter((l) => l === "begin add")).toHaveLength(4);
+    expect(lines.filter((l) => l === "begin remove")).toHaveLength(4);
+    for (let i = 0; i < lines.length; i += 2) expect([lines[i]?.split(" ")[0], lines[i + 1]?.split(" ")[0]]).toEqual(["begin", "end"]);
+    expect(worktrees()).toBe(1);
+  });
+});
