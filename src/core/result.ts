@@ -37,9 +37,15 @@ function fingerprint(dir: string): Map<string, string> | undefined {
   }
 }
 
+/** The diff of `files` in a repository; undefined outside one, or with no git installed. */
 async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
-  const p = Bun.spawn(["git", "diff", "--no-color", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  let p: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  try {
+    p = Bun.spawn(["git", "diff", "--no-color", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  } catch {
+    return undefined; // no git, or the agent removed its own working directory
+  }
   const [out] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return p.exitCode === 0 && out ? out : undefined;
 }

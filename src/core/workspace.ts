@@ -12,8 +12,14 @@ export interface Workspace {
 
 const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
 
+/** git's exit code and output; a git that cannot start (none installed) is a failure like any other. */
 async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string; err: string }> {
-  const p = Bun.spawn(["git", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+  let p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
+  try {
+    p = Bun.spawn(["git", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+  } catch (err) {
+    return { code: -1, out: "", err: String((err as Error).message) };
+  }
   const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
   return { code: p.exitCode ?? 1, out, err };
 }

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { createRegistry } from "../../src/core/registry.ts";
 import { withResult } from "../../src/core/result.ts";
 import { runAgent } from "../../src/core/run.ts";
-import { collect, finished, installFake, ofType, tmpdir } from "../helpers.ts";
+import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 
 describe("run result", () => {
@@ -40,5 +40,28 @@ describe("run result", () => {
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "same.txt" }, { stdout: { t: "text", v: "ok" } }]);
     const events = await collect(withResult(runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }), dir));
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
+  });
+
+  test("with no git on PATH the summary has no diff, and the run still finishes", async () => {
+    await using tmp = tmpdir();
+    const dir = join(tmp.path, "work");
+    Bun.spawnSync(["sh", "-c", `mkdir ${dir} && cd ${dir} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init`]);
+    const script = join(tmp.path, "no-git.ts");
+    writeFileSync(
+      script,
+      `import { writeFileSync } from "node:fs";
+import { withResult } from ${JSON.stringify(join(ROOT, "src/core/result.ts"))};
+async function* run() {
+  writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
+  yield { type: "run.finished", runId: "r", seq: 0, ts: 0, status: "succeeded", durationMs: 0 };
+}
+for await (const e of withResult(run(), ${JSON.stringify(dir)})) console.log(JSON.stringify(e));`,
+    );
+    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
+    expect(p.stderr.toString()).toBe("");
+    const events = p.stdout.toString().trim().split("\n").map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual(["run.result", "run.finished"]);
+    expect(events[0]).toMatchObject({ files: ["a.txt"] });
+    expect(events[0].diff).toBeUndefined();
   });
 });

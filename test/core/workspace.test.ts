@@ -43,6 +43,16 @@ describe("workspaces", () => {
     expect(worktrees()).toBe(1);
   });
 
+  test("with no git installed, a repository gets a plain copy", async () => {
+    await using tmp = tmpdir();
+    const { repo } = repoIn(tmp.path);
+    const script = join(tmp.path, "no-git.ts");
+    writeFileSync(script, `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace.ts"))};\nconst ws = await createWorkspace(${JSON.stringify(repo)}, "a");\nconsole.log(ws.kind);\nawait ws.dispose();`);
+    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
+    expect(p.stderr.toString()).toBe("");
+    expect(p.stdout.toString()).toBe("copy\n");
+  });
+
   // git's own bookkeeping of worktrees is not safe when adds and removes overlap
   // (a remove deletes .git/worktrees while an add fills it): seen as a run that
   // failed to start and worktrees left registered. A git on PATH that logs each
