@@ -28,7 +28,7 @@ export default odCommand({
     const launch = `${server.url}?token=${server.token}`;
     process.stdout.write(`od serve: ${launch}\n`);
     log.info(`token saved to ${server.tokenFile}; Ctrl-C stops the server and every run`);
-    if (args.open) Bun.spawn([process.platform === "darwin" ? "open" : "xdg-open", launch], { stdio: ["ignore", "ignore", "ignore"] });
+    if (args.open) openBrowser(launch);
     let stopping = false;
     const stop = async () => {
       if (stopping) process.exit(130);
@@ -46,3 +46,13 @@ export default odCommand({
     await new Promise(() => {}); // serve until a signal
   },
 });
+
+/** The system's way to open a URL; where there is none (a server with no desktop), the printed URL is the way. */
+function openBrowser(url: string): void {
+  const cmd = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["rundll32", "url.dll,FileProtocolHandler", url] : ["xdg-open", url];
+  try {
+    Bun.spawn(cmd, { stdio: ["ignore", "ignore", "ignore"] });
+  } catch (err) {
+    log.warn(`could not open a browser (${(err as Error).message}); open the URL above`);
+  }
+}

@@ -1,6 +1,6 @@
 /** The compiled binary, end to end, with the fake agent standing in for the real CLIs. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVE_HEAP_BUDGET } from "../../src/cli/heap-budget.ts";
 import { OdEvent } from "../../src/core/events.ts";
@@ -178,6 +178,34 @@ describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
       await p.exited;
     }
   }
+
+  test("--open hands the URL to the system's opener; with none, the server still serves and says why", async () => {
+    await using tmp = tmpdir();
+    const withOpener = join(tmp.path, "bin");
+    mkdirSync(withOpener);
+    const opened = join(tmp.path, "opened.txt");
+    writeFileSync(join(withOpener, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}"\n`, { mode: 0o755 });
+    const start = async (path: string) => {
+      const p = Bun.spawn([DIST_OD, "serve", "--port", "0", "--open"], { env: { PATH: path, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") }, stdout: "pipe", stderr: "pipe" });
+      try {
+        const reader = p.stdout.getReader();
+        let out = "";
+        while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
+        const launch = out.match(/http:\/\/\S+/)![0];
+        expect((await fetch(launch)).status).toBe(200);
+        return { launch, p };
+      } finally {
+        p.kill();
+      }
+    };
+    const a = await start(withOpener);
+    await a.p.exited;
+    for (let i = 0; i < 100 && !existsSync(opened); i++) await Bun.sleep(50);
+    expect(readFileSync(opened, "utf8")).toBe(`${a.launch}\n`);
+    const b = await start(join(tmp.path, "empty"));
+    await b.p.exited;
+    expect(await new Response(b.p.stderr).text()).toContain("could not open a browser");
+  });
 
   test("runs under a heap budget: the same process (same pid) started again with the engine told its RAM, which its agents do not inherit; a budget the user set wins", async () => {
     expect(await serve({})).toEqual({ heap: String(SERVE_HEAP_BUDGET), agentSaw: "unset" });
