@@ -1,6 +1,6 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 
 /** A private copy of a working directory for one agent, and what that agent changed in it. */
 export interface Workspace {
@@ -48,8 +48,9 @@ function inTurn<T>(repo: string, step: () => Promise<T>): Promise<T> {
 
 /**
  * A git worktree when `cwd` is in a repository (the user's uncommitted changes
- * applied, then committed as a private baseline, so the agent's own diff is
- * exact), else a plain copy. The user's tree is never touched.
+ * applied and untracked files copied, git-ignored ones left out, then all
+ * committed as a private baseline, so the agent's own diff is exact), else a
+ * plain copy. The user's tree is never touched.
  */
 export async function createWorkspace(cwd: string, label: string): Promise<Workspace> {
   const root = mkdtempSync(join(tmpdir(), `od-ws-${label}-`));
@@ -67,6 +68,10 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
     try {
       const pending = await must(["diff", "HEAD", "--binary"], repo);
       if (pending) await must(["apply", "--whitespace=nowarn"], dir, pending);
+      for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        cpSync(join(repo, file), join(dir, file));
+      }
       await must(["add", "-A"], dir);
       await must([...GIT_ID, "commit", "-q", "--allow-empty", "--no-verify", "-m", "od baseline"], dir);
     } catch (err) {

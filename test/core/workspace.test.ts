@@ -16,12 +16,18 @@ function repoIn(dir: string) {
 }
 
 describe("workspaces", () => {
-  test("a worktree starts from the user's uncommitted state and reports only the agent's change", async () => {
+  test("a worktree starts from the user's uncommitted state (untracked files too, ignored ones not) and reports only the agent's change", async () => {
     await using tmp = tmpdir();
     const { repo, worktrees } = repoIn(tmp.path);
+    mkdirSync(join(repo, "notes"));
+    writeFileSync(join(repo, "notes", "draft.md"), "untracked\n");
+    writeFileSync(join(repo, ".gitignore"), "*.log\n");
+    writeFileSync(join(repo, "debug.log"), "ignored\n");
     const ws = await createWorkspace(repo, "a");
     expect(ws.kind).toBe("worktree");
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
+    expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
+    expect(existsSync(join(ws.dir, "debug.log"))).toBe(false);
     writeFileSync(join(ws.dir, "new.txt"), "agent\n");
     const { files, diff } = await ws.changes();
     expect(files).toEqual(["new.txt"]);
