@@ -37,13 +37,20 @@ export async function runParallel(agents: string[], base: Omit<RunRequest, "agen
     return s;
   };
   const results: ParallelResult[] = [];
+  const shown = new Set<string>(); // errors the agent's own stream already showed
   for await (const item of parallel(agents.map((agent) => ({ ...base, agent })), { registry: opts.registry, signal: opts.signal, maxConcurrent: 4 })) {
     if ("result" in item) {
       results.push(item.result);
+      const { error } = item.result;
+      // A failure around the run (its workspace could not be made or read) is no event: say it here.
+      if (!opts.json && error && !shown.has(`${item.agent}\0${error}`)) sinkFor(item.agent).err.write(`✗ ${error}\n`);
       sinkFor(item.agent).out.flush();
       sinkFor(item.agent).err.flush();
     } else if (opts.json) process.stdout.write(`${JSON.stringify(item.event)}\n`);
-    else sinkFor(item.agent).render(item.event);
+    else {
+      if (item.event.type === "error") shown.add(`${item.agent}\0${item.event.message}`);
+      sinkFor(item.agent).render(item.event);
+    }
   }
   if (opts.json) process.stdout.write(`${JSON.stringify({ results })}\n`);
   else {

@@ -148,6 +148,20 @@ describe("od run with several agents (compiled)", () => {
     expect(r.out).toMatch(/pi +succeeded .* from-pi\.txt/);
     expect(readdirSync(work)).toEqual([]); // the user's folder is untouched
   });
+
+  test("an agent whose workspace cannot be made fails with git's reason, once, and the exit code says so", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init && echo x > .git/worktrees`]);
+    const claude = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    installFake(tmp.path, "pi", [{ replay: join(FIXTURES, "pi/plain.jsonl") }]);
+    const r = od(["run", "--agent", "claude,pi", "--cwd", repo, "hello"], claude.env);
+    expect(r.code).toBe(1);
+    for (const agent of ["claude", "pi"]) {
+      expect(r.err.match(new RegExp(`\\[${agent}\\] ✗ git worktree add .* failed`, "g"))).toHaveLength(1);
+      expect(r.out).toMatch(new RegExp(`${agent} +failed`));
+    }
+  });
 });
 
 test("--allowed-tools reaches claude's own flag", async () => {
