@@ -79,6 +79,8 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   const outcome = new Outcome();
   let exit: Exit = { exitCode: null, signal: null };
   let stopped: "cancelled" | "timeout" | "idle" | "final" | undefined;
+  /** The turn was done and the agent did not exit within the grace, so od ended it: how it died is od's doing. */
+  let reaped = false;
   /** The agent printed broken structured output: its text is salvaged, resume and relayed approvals are off. */
   let degraded = false;
   const emit = (body: OdEventBody): OdEvent => {
@@ -188,7 +190,10 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         }
         if (step.done) {
           proc.closeStdin();
-          later(() => running.cancel(opts.ladder), opts.doneGraceMs ?? 3000);
+          later(() => {
+            reaped = true;
+            return running.cancel(opts.ladder);
+          }, opts.doneGraceMs ?? 3000);
         }
       }
       for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(body);
@@ -204,7 +209,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     } else if (stopped === "idle") {
       yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} sent nothing for ${Math.round((opts.idleTimeoutMs ?? driver.idleTimeoutMs ?? 0) / 1000)} s`, "The agent looks stuck; try again, or check it by hand.")));
     } else if (!stopped) {
-      const closing = await outcome.closingError(adapter, exit, () => running.stderrTail());
+      const closing = await outcome.closingError(adapter, reaped ? { exitCode: 0, signal: null } : exit, () => running.stderrTail());
       if (closing) yield emit(closing);
     }
   } catch (err) {

@@ -3,7 +3,7 @@
  * A scripted ACP agent for tests. It answers the handshake itself and plays
  * $FAKE_SCRIPT (JSON) when prompted:
  *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[], "configModels"?: string[], "authError"?: string,
- *     "startDelayMs"?: n, "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
+ *     "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
  * Everything received is appended to $FAKE_RECORD as JSON lines.
@@ -74,4 +74,5 @@ for await (const chunk of Bun.stdin.stream()) {
     }
   }
 }
+if (script.lingerMs) await Bun.sleep(script.lingerMs);
 process.exit(0);

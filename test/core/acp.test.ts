@@ -58,6 +58,12 @@ describe("ACP driver", () => {
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "sess-1", resumable: true });
   });
 
+  test("an agent that lingers after its turn is done is stopped by od, and the run still succeeded", async () => {
+    const { events } = await run({ turn: [chunk("all done")], lingerMs: 10_000 }, {}, { doneGraceMs: 100 });
+    expect(ofType(events, "error")).toEqual([]);
+    expect(finished(events)).toMatchObject({ status: "succeeded", signal: "SIGINT" });
+  });
+
   test("edit mode: a write inside the cwd is allowed by policy; the tool call and result pair up", async () => {
     await using tmp = tmpdir();
     const inside = join(tmp.path, "hello.txt");
