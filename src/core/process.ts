@@ -102,8 +102,14 @@ export class AgentProcess {
     } catch {}
   }
 
+  /**
+   * The end of stderr once it is read to its end. The wait is bounded: a
+   * process that left the group (a daemon the agent started) may hold stderr
+   * open for ever. The bound is generous because a busy machine reads late,
+   * and the tail is what names an expired login.
+   */
   async stderrTail(): Promise<string> {
-    await Promise.race([this.stderrDone, Bun.sleep(200)]);
+    await Promise.race([this.stderrDone, Bun.sleep(1000)]);
     return this.tail.text();
   }
 
