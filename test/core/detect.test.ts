@@ -65,12 +65,12 @@ describe("detection", () => {
   test("probes run in parallel: every slow probe starts before any finishes", async () => {
     await using tmp = tmpdir();
     const ids = ["s1", "s2", "s3", "s4"];
-    for (const id of ids) fakeCli(tmp.path, id, `echo "start $(date +%s%N)" >> "${tmp.path}/timeline"; sleep 0.3; echo "end $(date +%s%N)" >> "${tmp.path}/timeline"; echo 1.0.0`);
-    await detectAll(ids.map((id) => adapter(id)), envFor(tmp.path));
-    const timeline = readFileSync(join(tmp.path, "timeline"), "utf8").trim().split("\n").map((l) => l.split(" ") as [string, string]);
-    const lastStart = Math.max(...timeline.filter(([k]) => k === "start").map(([, t]) => Number(t)));
-    const firstEnd = Math.min(...timeline.filter(([k]) => k === "end").map(([, t]) => Number(t)));
-    expect(lastStart).toBeLessThan(firstEnd);
+    // Each probe waits until all four have started: one at a time, the first would wait until its timeout, and none would end.
+    const timeline = join(tmp.path, "timeline");
+    for (const id of ids) fakeCli(tmp.path, id, `echo start >> "${timeline}"; until [ "$(grep -c start "${timeline}")" -ge 4 ]; do sleep 0.01; done; echo end >> "${timeline}"; echo 1.0.0`);
+    const found = await detectAll(ids.map((id) => adapter(id)), envFor(tmp.path));
+    expect(found.map((d) => d.status)).toEqual(["ready", "ready", "ready", "ready"]);
+    expect(readFileSync(timeline, "utf8")).toBe("start\n".repeat(4) + "end\n".repeat(4));
   });
 
   test("auth: env keys skip the probe; the probe's classifier decides; the login hint comes along", async () => {

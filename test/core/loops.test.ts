@@ -56,8 +56,12 @@ describe("loop transport", () => {
       },
     };
     const a = new LoopProcess(polite, spec);
-    await a.cancel({ intMs: 10, termMs: 10, killMs: 10 });
+    const lines = a.lines();
+    await lines.next(); // it is running, and listening for the abort
+    await a.cancel({ intMs: 5000, termMs: 5000, killMs: 5000 }); // it ends at once, long before any of these
     expect(await a.exited).toEqual({ exitCode: null, signal: null });
+    await lines.return(undefined);
+    expect(await a.stderrTail()).not.toContain("abandoned");
 
     const stubborn: Loop = {
       name: "t",
@@ -69,7 +73,7 @@ describe("loop transport", () => {
     const b = new LoopProcess(stubborn, spec);
     const started = performance.now();
     await b.cancel({ intMs: 20, termMs: 20, killMs: 20 });
-    expect(performance.now() - started).toBeLessThan(500);
+    expect(performance.now() - started).toBeLessThan(2000); // abandoned after the ladder's 60 ms, not left waiting
     expect(await b.exited).toEqual({ exitCode: null, signal: null });
     expect(await drain(b)).toEqual([{ type: "status", label: "waiting" }]);
     expect(await b.stderrTail()).toContain("abandoned");
