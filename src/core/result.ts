@@ -42,7 +42,7 @@ async function gitDiff(cwd: string, files: string[]): Promise<string | undefined
   if (!files.length) return undefined;
   let p: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
-    p = Bun.spawn(["git", "diff", "--no-color", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    p = Bun.spawn(["git", "diff", "--no-color", "--no-ext-diff", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   } catch {
     return undefined; // no git, or the agent removed its own working directory
   }

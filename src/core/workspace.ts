@@ -11,6 +11,8 @@ export interface Workspace {
 }
 
 const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
+/** A diff as git itself writes it, whatever the user's colour or external-diff settings. */
+const DIFF = ["diff", "--no-color", "--no-ext-diff"];
 
 /** git's exit code and output; a git that cannot start (none installed) is a failure like any other. */
 async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string; err: string }> {
@@ -66,7 +68,7 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
       throw err;
     }
     try {
-      const pending = await must(["diff", "HEAD", "--binary"], repo);
+      const pending = await must([...DIFF, "--binary", "HEAD"], repo);
       if (pending) await must(["apply", "--whitespace=nowarn"], dir, pending);
       for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
@@ -85,8 +87,8 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
       kind: "worktree",
       async changes() {
         await must(["add", "-A", "-N"], dir);
-        const files = (await must(["diff", "--name-only", "HEAD"], dir)).split("\n").filter(Boolean);
-        return { files, diff: await must(["diff", "HEAD"], dir) };
+        const files = (await must([...DIFF, "--name-only", "-z", "HEAD"], dir)).split("\0").filter(Boolean);
+        return { files, diff: await must([...DIFF, "HEAD"], dir) };
       },
       async dispose() {
         try {

@@ -11,18 +11,22 @@ describe("run result", () => {
   test("the summary before run.finished: text, tool calls, files changed with their git diff, raw tail", async () => {
     await using tmp = tmpdir();
     const repo = join(tmp.path, "repo");
-    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init`]);
+    // color.ui and diff.external change what `git diff` prints: the summary's diff must not depend on them.
+    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init && git config color.ui always && git config diff.external false`]);
     const fake = installFake(tmp.path, "fake-agent", [
       { read: "all" },
       { stdout: { t: "tool", id: "c1", name: "Write" } },
       { touch: "new.txt" },
+      { touch: "a.txt" },
       { stdout: { t: "result", id: "c1" } },
       { raw: "not json\n" },
       { stdout: { t: "text", v: "done" } },
     ]);
     const events = await collect(withResult(runAgent({ agent: "fake", prompt: "x", cwd: repo }, { registry: createRegistry([fakeAdapter]), env: fake.env }), repo));
     const [result] = ofType(events, "run.result");
-    expect(result).toMatchObject({ text: "done", toolCalls: [{ id: "c1", name: "Write", isError: false }], files: ["new.txt"], rawTail: "not json\n" });
+    expect(result).toMatchObject({ text: "done", toolCalls: [{ id: "c1", name: "Write", isError: false }], files: ["a.txt", "new.txt"], rawTail: "not json\n" });
+    expect(result!.diff).toStartWith("diff --git a/a.txt b/a.txt\n");
+    expect(result!.diff).toContain("\n-one\n+");
     expect(events.at(-2)?.type).toBe("run.result");
     expect(finished(events).status).toBe("succeeded");
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));

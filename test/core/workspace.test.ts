@@ -23,15 +23,19 @@ describe("workspaces", () => {
     writeFileSync(join(repo, "notes", "draft.md"), "untracked\n");
     writeFileSync(join(repo, ".gitignore"), "*.log\n");
     writeFileSync(join(repo, "debug.log"), "ignored\n");
+    // Settings that change what `git diff` prints: od's diffs must not depend on them.
+    Bun.spawnSync(["sh", "-c", "git config color.ui always && git config diff.external false && git config core.quotePath true"], { cwd: repo });
     const ws = await createWorkspace(repo, "a");
     expect(ws.kind).toBe("worktree");
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
     expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
     expect(existsSync(join(ws.dir, "debug.log"))).toBe(false);
     writeFileSync(join(ws.dir, "new.txt"), "agent\n");
+    writeFileSync(join(ws.dir, "café.txt"), "agent\n");
     const { files, diff } = await ws.changes();
-    expect(files).toEqual(["new.txt"]);
+    expect(files).toEqual(["café.txt", "new.txt"]);
     expect(diff).toContain("+agent");
+    expect(diff).not.toContain("\x1b[");
     await ws.dispose();
     expect(existsSync(ws.dir)).toBe(false);
     expect(worktrees()).toBe(1);
