@@ -62,12 +62,14 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
     const repo = top.out.trim();
     const remove = () => inTurn(repo, () => must(["worktree", "remove", "--force", dir], repo));
     try {
-      await inTurn(repo, () => must(["worktree", "add", "--detach", dir, "HEAD"], repo));
+      // Checked out by a reset, not by `worktree add`, which would run the user's post-checkout hook.
+      await inTurn(repo, () => must(["worktree", "add", "--detach", "--no-checkout", dir, "HEAD"], repo));
     } catch (err) {
       rmSync(root, { recursive: true, force: true });
       throw err;
     }
     try {
+      await must(["reset", "-q", "--hard"], dir);
       const pending = await must([...DIFF, "--binary", "HEAD"], repo);
       if (pending) await must(["apply", "--whitespace=nowarn"], dir, pending);
       for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {

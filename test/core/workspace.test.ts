@@ -25,11 +25,14 @@ describe("workspaces", () => {
     writeFileSync(join(repo, "debug.log"), "ignored\n");
     // Settings that change what `git diff` prints: od's diffs must not depend on them.
     Bun.spawnSync(["sh", "-c", "git config color.ui always && git config diff.external false && git config core.quotePath true"], { cwd: repo });
+    // A hook of the user's is theirs to run, not od's.
+    writeFileSync(join(repo, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch "${join(tmp.path, "hook-ran")}"\n`, { mode: 0o755 });
     const ws = await createWorkspace(repo, "a");
     expect(ws.kind).toBe("worktree");
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
     expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
     expect(existsSync(join(ws.dir, "debug.log"))).toBe(false);
+    expect(existsSync(join(tmp.path, "hook-ran"))).toBe(false);
     writeFileSync(join(ws.dir, "new.txt"), "agent\n");
     writeFileSync(join(ws.dir, "café.txt"), "agent\n");
     const { files, diff } = await ws.changes();
