@@ -1,4 +1,5 @@
 import { detectCached } from "../core/detect-cache.ts";
+import { OdError } from "../core/errors.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
@@ -19,8 +20,8 @@ export default odCommand({
     for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);
     const server = startServer({
       host: args.host,
-      port: Number(args.port),
-      maxRuns: Number(args["max-runs"]),
+      port: whole("port", args.port),
+      maxRuns: whole("max-runs", args["max-runs"]),
       registry,
       token: process.env.OD_SERVER_TOKEN || undefined,
     });
@@ -55,4 +56,9 @@ function openBrowser(url: string): void {
   } catch (err) {
     log.warn(`could not open a browser (${(err as Error).message}); open the URL above`);
   }
+}
+
+function whole(flag: string, text: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new OdError("INVALID_REQUEST", `--${flag} must be a whole number, not "${text}"`);
+  return Number(text);
 }

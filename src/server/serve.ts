@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdError } from "../core/errors.ts";
 import { odHome } from "../core/paths.ts";
@@ -20,13 +20,40 @@ export interface ServeOptions {
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 
-/** Starts the server: recovers runs a dead server left live, listens, and returns how to stop it. */
+/**
+ * Starts the server: listens, takes over OD_HOME (its token file and run log),
+ * recovers runs a dead server left live, and returns how to stop it. Nothing in
+ * OD_HOME is touched until the port is bound and no other live server owns it.
+ */
 export function startServer(opts: ServeOptions) {
   const env = opts.env ?? process.env;
   if (!LOOPBACK.has(opts.host) && !opts.token)
     throw new OdError("INVALID_REQUEST", `Refusing to listen on ${opts.host} without a configured token`, "Set OD_SERVER_TOKEN (or --token) to listen beyond loopback; anyone who can reach the port can run agents.");
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new OdError("INVALID_REQUEST", `--port must be a whole number from 0 to 65535, not ${opts.port}`, "0 picks a free port.");
+  const slots = new Slots(opts.maxRuns);
+  let app: ReturnType<typeof createApp> | undefined;
+  let server: ReturnType<typeof Bun.serve>;
+  try {
+    server = Bun.serve({
+      hostname: opts.host,
+      port: opts.port,
+      idleTimeout: 0, // SSE streams stay open; heartbeats keep proxies honest
+      fetch: (req, srv) => app!.fetch(req, { server: srv }),
+    });
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e?.code === "EADDRINUSE") throw new OdError("INVALID_REQUEST", `Port ${opts.port} on ${opts.host} is in use`, "Is od serve already running? Pick another --port (0 picks a free one).");
+    throw new OdError("INVALID_REQUEST", `Cannot listen on ${opts.host}:${opts.port}: ${e?.message ?? e}`, "Check --host: it must be an address of this machine.");
+  }
   const home = odHome(env);
-  mkdirSync(home, { recursive: true });
+  let release: () => void;
+  try {
+    mkdirSync(home, { recursive: true });
+    release = claimHome(home);
+  } catch (err) {
+    server.stop(true);
+    throw err;
+  }
   const token = opts.token ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
   const tokenFile = join(home, "server-token");
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
@@ -34,14 +61,7 @@ export function startServer(opts: ServeOptions) {
 
   const log = new RunLog(join(home, "runs"));
   const recovered = log.recover();
-  const runs = new RunStore({ registry: opts.registry, log, slots: new Slots(opts.maxRuns), env });
-  let app: ReturnType<typeof createApp> | undefined;
-  const server = Bun.serve({
-    hostname: opts.host,
-    port: opts.port,
-    idleTimeout: 0, // SSE streams stay open; heartbeats keep proxies honest
-    fetch: (req, srv) => app!.fetch(req, { server: srv }),
-  });
+  const runs = new RunStore({ registry: opts.registry, log, slots, env });
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
   const port = server.port;
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [`${name}:${port}`];
@@ -56,6 +76,40 @@ export function startServer(opts: ServeOptions) {
     async stop() {
       await runs.shutdown();
       server.stop(true);
+      release();
     },
   };
+}
+
+/**
+ * One live server per OD_HOME: the run log and the token file are its own. A
+ * second server would mark the first one's live runs as failed. The claim is
+ * the owner's pid in `server.pid`; a dead owner's claim is simply taken over.
+ */
+function claimHome(home: string): () => void {
+  const file = join(home, "server.pid");
+  const owner = Number.parseInt(readText(file) ?? "", 10);
+  if (owner > 0 && owner !== process.pid && isAlive(owner))
+    throw new OdError("INVALID_REQUEST", `Another od serve (pid ${owner}) is using ${home}`, "Stop that server first, or give this one its own OD_HOME.");
+  writeFileSync(file, `${process.pid}\n`);
+  return () => {
+    if (Number.parseInt(readText(file) ?? "", 10) === process.pid) rmSync(file, { force: true });
+  };
+}
+
+function readText(path: string): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, but another user's
+  }
 }

@@ -1,6 +1,6 @@
 /** A real server on a random loopback port: reconnects, restarts, shutdown, fan-out, the run queue. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OdEvent } from "../../src/core/events.ts";
 import { startServer } from "../../src/server/serve.ts";
@@ -101,6 +101,46 @@ describe("od serve", () => {
     } finally {
       await server.stop();
     }
+  });
+
+  test("a second server that cannot bind its port fails with a clear error and leaves the first one's token and runs alone", async () => {
+    await using tmp = tmpdir();
+    const { server, fake, api, startRun } = serve(tmp.path, [{ stdout: { t: "text", v: "x" } }, { hang: true }]);
+    try {
+      const runId = await startRun();
+      const tokenFile = readFileSync(server.tokenFile, "utf8");
+      const port = Number(new URL(server.url).port);
+      expect(() => startServer({ host: "127.0.0.1", port, maxRuns: 1, registry, env: fake.env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST", message: `Port ${port} on 127.0.0.1 is in use` }));
+      expect(readFileSync(server.tokenFile, "utf8")).toBe(tokenFile);
+      expect(((await (await api(`/runs/${runId}`)).json()) as { status: string }).status).toBe("running");
+    } finally {
+      await server.stop();
+    }
+  });
+
+  test("OD_HOME belongs to one live server: another's live claim is refused, a dead one's is taken over", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: join(tmp.path, ".od") };
+    mkdirSync(env.OD_HOME);
+    const other = Bun.spawn(["sleep", "30"]);
+    try {
+      writeFileSync(join(env.OD_HOME, "server.pid"), `${other.pid}\n`);
+      expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST", message: `Another od serve (pid ${other.pid}) is using ${env.OD_HOME}` }));
+      expect(existsSync(join(env.OD_HOME, "server-token"))).toBe(false);
+    } finally {
+      other.kill();
+      await other.exited;
+    }
+    const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env });
+    expect(readFileSync(join(env.OD_HOME, "server.pid"), "utf8")).toBe(`${process.pid}\n`);
+    await server.stop();
+    expect(existsSync(join(env.OD_HOME, "server.pid"))).toBe(false);
+  });
+
+  test("a port or run limit out of range is the user's mistake, said plainly", () => {
+    const env = { OD_HOME: "/nonexistent-od-home" };
+    expect(() => startServer({ host: "127.0.0.1", port: 70000, maxRuns: 1, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
+    expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 0, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
   });
 
   test("a non-loopback host needs a configured token", () => {
