@@ -1,6 +1,7 @@
 import { OdError } from "../core/errors.ts";
 import { type ParallelResult, parallel } from "../core/parallel.ts";
 import type { Registry } from "../core/registry.ts";
+import type { RetryPolicy } from "../core/retry.ts";
 import type { RunRequest } from "../core/run.ts";
 import { createTextRenderer } from "./render.ts";
 import { table } from "./table.ts";
@@ -23,7 +24,7 @@ function labelled(label: string, sink: { write(s: string): unknown }) {
 }
 
 /** `od run --agent a,b,c`: one prompt on several agents, streams labelled by agent, then a side-by-side table. */
-export async function runParallel(agents: string[], base: Omit<RunRequest, "agent">, opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean }): Promise<number> {
+export async function runParallel(agents: string[], base: Omit<RunRequest, "agent">, opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; policyFor: (agent: string) => RetryPolicy }): Promise<number> {
   for (const a of agents) if (!opts.registry.get(a)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, "See `od agents`.");
   const sinks = new Map<string, { out: ReturnType<typeof labelled>; err: ReturnType<typeof labelled>; render: ReturnType<typeof createTextRenderer> }>();
   const sinkFor = (agent: string) => {
@@ -38,7 +39,7 @@ export async function runParallel(agents: string[], base: Omit<RunRequest, "agen
   };
   const results: ParallelResult[] = [];
   const shown = new Set<string>(); // errors the agent's own stream already showed
-  for await (const item of parallel(agents.map((agent) => ({ ...base, agent })), { registry: opts.registry, signal: opts.signal, maxConcurrent: 4 })) {
+  for await (const item of parallel(agents.map((agent) => ({ ...base, agent })), { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor })) {
     if ("result" in item) {
       results.push(item.result);
       const { error } = item.result;

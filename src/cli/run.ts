@@ -44,25 +44,31 @@ export default odCommand({
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
     const skills = list(args.skill).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
     const images = list(args.image);
+    const retries = Number(args.retries);
+    if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
+    const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : Number(args["max-turns"]) };
+    const policyFor = (agent: string) => ({ ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel });
+
     if (args.agent?.includes(",")) {
+      const agents = args.agent.split(",").map((a) => a.trim()).filter(Boolean);
+      // A session, a role and terminal questions each belong to one agent.
+      for (const [flag, given] of [["--resume", args.resume], ["--role", args.role], ["--ask", args.ask]] as const)
+        if (given) throw new OdError("INVALID_REQUEST", `${flag} applies to one agent, not to several (--agent ${args.agent})`, "Run each agent on its own for that.");
+      if (args["dry-run"]) {
+        for (const agent of agents) printPlan(await planRun({ ...base, agent }, { registry }), Boolean(args.json), agent);
+        return;
+      }
       const controller = new AbortController();
       process.on("SIGINT", () => controller.abort());
-      const agents = args.agent.split(",").map((a) => a.trim()).filter(Boolean);
-      const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images };
-      process.exitCode = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR });
+      process.exitCode = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, policyFor });
       return;
     }
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
-    const request = { agent, prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, resume: args.resume, timeoutMs, skills, images, role: args.role, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : Number(args["max-turns"]) };
+    const request = { ...base, agent, resume: args.resume, role: args.role };
 
     if (args["dry-run"]) {
-      const plan = await planRun(request, { registry });
-      if (args.json) process.stdout.write(`${JSON.stringify(plan)}\n`);
-      else {
-        process.stdout.write(`argv:  ${JSON.stringify(plan.argv)}\ncwd:   ${plan.cwd}\nenv:   ${plan.envKeys.join(", ") || "(inherited only)"}\nstdin: ${plan.stdin === undefined ? "(none)" : JSON.stringify(plan.stdin)}\n`);
-        if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
-      }
+      printPlan(await planRun(request, { registry }), Boolean(args.json));
       return;
     }
 
@@ -86,10 +92,7 @@ export default odCommand({
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
     const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
     if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
-    const retries = Number(args.retries);
-    if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
-    const policy = { ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel };
-    const events = runWithRetry(request, { registry, signal: controller.signal, broker }, policy);
+    const events = runWithRetry(request, { registry, signal: controller.signal, broker }, policyFor(agent));
     try {
       for await (const event of args.json || args.result ? withResult(events, resolve(args.cwd ?? process.cwd())) : events) {
         if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
@@ -105,6 +108,14 @@ export default odCommand({
     else if (finished?.status !== "succeeded") process.exitCode = firstError ? exitCodeFor(firstError.code) : 1;
   },
 });
+
+/** What --dry-run shows: the plan as one JSON line, or as text (under the agent's label when there are several). */
+function printPlan(plan: Awaited<ReturnType<typeof planRun>>, json: boolean, label?: string): void {
+  if (json) return void process.stdout.write(`${JSON.stringify(plan)}\n`);
+  const lines = [`argv:  ${JSON.stringify(plan.argv)}`, `cwd:   ${plan.cwd}`, `env:   ${plan.envKeys.join(", ") || "(inherited only)"}`, `stdin: ${plan.stdin === undefined ? "(none)" : JSON.stringify(plan.stdin)}`];
+  process.stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
+  if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
+}
 
 async function readPrompt(positionals: string[]): Promise<string> {
   if (positionals.length === 1 && positionals[0] === "-") return await Bun.stdin.text();

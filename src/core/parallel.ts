@@ -1,6 +1,6 @@
 import type { OdEvent } from "./events.ts";
 import type { Registry } from "./registry.ts";
-import { runWithRetry } from "./retry.ts";
+import { type RetryPolicy, runWithRetry } from "./retry.ts";
 import type { RunRequest } from "./run.ts";
 import { Slots } from "./slots.ts";
 import { createWorkspace } from "./workspace.ts";
@@ -27,7 +27,7 @@ export type ParallelItem = { agent: string; event: OdEvent } | { agent: string; 
  * so the user's tree is never touched. Yields every event labelled by agent,
  * then one result per agent with what it changed.
  */
-export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: number; registry?: Registry; env?: Record<string, string | undefined>; signal?: AbortSignal } = {}): AsyncGenerator<ParallelItem> {
+export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: number; registry?: Registry; env?: Record<string, string | undefined>; signal?: AbortSignal; policyFor?: (agent: string) => RetryPolicy } = {}): AsyncGenerator<ParallelItem> {
   const slots = new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
   let wake: (() => void) | undefined;
@@ -41,7 +41,7 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
     const ws = await createWorkspace(request.cwd ?? process.cwd(), label.replace(/[^\w-]/g, "_"));
     const result: ParallelResult = { agent: label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
     try {
-      for await (const event of runWithRetry({ ...request, cwd: ws.dir }, { registry: opts.registry, env: opts.env, signal: opts.signal, slots })) {
+      for await (const event of runWithRetry({ ...request, cwd: ws.dir }, { registry: opts.registry, env: opts.env, signal: opts.signal, slots }, opts.policyFor?.(request.agent))) {
         if (event.type === "usage") Object.assign(result, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, costUsd: event.costUsd });
         if (event.type === "error") result.error ??= event.message;
         if (event.type === "run.finished") Object.assign(result, { status: event.status, durationMs: event.durationMs });

@@ -149,6 +149,24 @@ describe("od run with several agents (compiled)", () => {
     expect(readdirSync(work)).toEqual([]); // the user's folder is untouched
   });
 
+  test("--dry-run plans each agent and spawns none; what belongs to one agent is refused", async () => {
+    await using tmp = tmpdir();
+    const claude = installFake(tmp.path, "claude", [{ stdout: { t: "text", v: "ran" } }]);
+    installFake(tmp.path, "pi", [{ stdout: { t: "text", v: "ran" } }]);
+    const plans = od(["run", "--agent", "claude,pi", "--dry-run", "--json", "--cwd", tmp.path, "hello"], claude.env);
+    expect(plans.code).toBe(0);
+    expect(plans.out.trim().split("\n").map((l) => JSON.parse(l).agent)).toEqual(["claude", "pi"]);
+    expect(readdirSync(tmp.path).filter((f) => f.endsWith(".record.json"))).toEqual([]); // neither fake was started
+    const text = od(["run", "--agent", "claude,pi", "--dry-run", "--cwd", tmp.path, "hello"], claude.env);
+    expect(text.out).toMatch(/^\[claude\] argv: /m);
+    expect(text.out).toMatch(/^\[pi\] argv: /m);
+    const resume = od(["run", "--agent", "claude,pi", "--resume", "s-1", "--cwd", tmp.path, "hello"], claude.env);
+    expect(resume.code).toBe(2);
+    expect(resume.err).toContain("--resume applies to one agent");
+    // Flags each agent takes on its own are checked for each, not dropped.
+    expect(od(["run", "--agent", "claude,pi", "--max-turns", "3", "--cwd", tmp.path, "hello"], claude.env).err).toContain("Claude Code takes no turn limit");
+  });
+
   test("an agent whose workspace cannot be made fails with git's reason, once, and the exit code says so", async () => {
     await using tmp = tmpdir();
     const repo = join(tmp.path, "repo");
