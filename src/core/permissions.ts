@@ -36,12 +36,25 @@ export function policyDecision(ask: Pick<PermissionAsk, "kind" | "paths">, mode:
   if (!ask.paths?.length) return { decision: "deny", reason: "edit mode denies an edit that names no path" };
   const outside = ask.paths.find((p) => !inside(cwd, p));
   if (outside) return { decision: "deny", reason: `edit mode denies writing outside the working directory (${outside})` };
+  const meta = ask.paths.find((p) => inGitMetadata(cwd, p));
+  if (meta) return { decision: "deny", reason: `edit mode denies writing the repository's own metadata (${meta})` };
   return { decision: "allow", reason: "edit mode allows edits inside the working directory" };
 }
 
 function inside(cwd: string, path: string): boolean {
   const rel = relative(real(resolve(cwd)), real(resolve(cwd, path)));
   return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * A path inside a `.git` folder under cwd. That is the repository's metadata,
+ * not project files: its config names commands git runs (hooks, filters, diff
+ * drivers), and od runs git there after the agent. Edit mode does not write it.
+ */
+export function inGitMetadata(cwd: string, path: string): boolean {
+  return relative(real(resolve(cwd)), real(resolve(cwd, path)))
+    .split(/[\\/]/)
+    .some((part) => part.toLowerCase() === ".git");
 }
 
 /** The path with symlinks of its existing part resolved, so a link inside cwd that points out counts as outside. */

@@ -37,12 +37,16 @@ function fingerprint(dir: string): Map<string, string> | undefined {
   }
 }
 
-/** The diff of `files` in a repository; undefined outside one, or with no git installed. */
+/**
+ * The diff of `files` in a repository; undefined outside one, or with no git
+ * installed. The agent may have written the repository's config: none of the
+ * commands a config can name for a diff (external diff, textconv, fsmonitor) runs.
+ */
 async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
   let p: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
-    p = Bun.spawn(["git", "diff", "--no-color", "--no-ext-diff", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
   } catch {
     return undefined; // no git, or the agent removed its own working directory
   }

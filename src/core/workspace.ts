@@ -11,14 +11,14 @@ export interface Workspace {
 }
 
 const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
-/** A diff as git itself writes it, whatever the user's colour or external-diff settings. */
-const DIFF = ["diff", "--no-color", "--no-ext-diff"];
+/** A diff as git itself writes it: no colour, and none of the commands a repository's config can name for diffs. */
+const DIFF = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"];
 
 /** git's exit code and output; a git that cannot start (none installed) is a failure like any other. */
 async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string; err: string }> {
   let p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
-    p = Bun.spawn(["git", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
+    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
   } catch (err) {
     return { code: -1, out: "", err: String((err as Error).message) };
   }

@@ -171,6 +171,10 @@ describe("permission policy", () => {
       ["edit", "edit", ["a.txt", join(tmp.path, "sub/b.txt")], "allow"],
       ["edit", "edit", ["../escape.txt"], "deny"],
       ["edit", "edit", ["etc-link/passwd"], "deny"], // a symlink inside cwd that points out
+      ["edit", "edit", [".git/config"], "deny"], // the repository's metadata: its config names commands git runs
+      ["edit", "edit", ["src/.git/hooks/post-checkout"], "deny"],
+      ["edit", "edit", [".github/workflows/ci.yml", ".gitignore"], "allow"],
+      ["full", "edit", [".git/config"], "allow"],
       ["edit", "edit", undefined, "deny"],
       ["edit", "execute", undefined, "deny"],
       ["edit", "other", undefined, "deny"],

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../src/core/registry.ts";
 import { withResult } from "../../src/core/result.ts";
@@ -11,8 +11,10 @@ describe("run result", () => {
   test("the summary before run.finished: text, tool calls, files changed with their git diff, raw tail", async () => {
     await using tmp = tmpdir();
     const repo = join(tmp.path, "repo");
-    // color.ui and diff.external change what `git diff` prints: the summary's diff must not depend on them.
-    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init && git config color.ui always && git config diff.external false`]);
+    // A config the agent could have written: colour, and commands git would run for a diff. The summary uses none of them.
+    const ran = join(tmp.path, "ran");
+    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && echo "*.txt diff=x" > .gitattributes && git add a.txt .gitattributes && git -c user.name=t -c user.email=t@t commit -qm init`]);
+    for (const [key, value] of [["color.ui", "always"], ["diff.external", "false"], ["diff.x.textconv", `touch ${ran}-textconv; cat`], ["core.fsmonitor", `touch ${ran}-fsmonitor`]]) Bun.spawnSync(["git", "config", key!, value!], { cwd: repo });
     const fake = installFake(tmp.path, "fake-agent", [
       { read: "all" },
       { stdout: { t: "tool", id: "c1", name: "Write" } },
@@ -27,6 +29,7 @@ describe("run result", () => {
     expect(result).toMatchObject({ text: "done", toolCalls: [{ id: "c1", name: "Write", isError: false }], files: ["a.txt", "new.txt"], rawTail: "not json\n" });
     expect(result!.diff).toStartWith("diff --git a/a.txt b/a.txt\n");
     expect(result!.diff).toContain("\n-one\n+");
+    expect(readdirSync(tmp.path).filter((f) => f.startsWith("ran-"))).toEqual([]);
     expect(events.at(-2)?.type).toBe("run.result");
     expect(finished(events).status).toBe("succeeded");
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));

@@ -1,7 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../events.ts";
+import { inGitMetadata } from "../permissions.ts";
 import { display, isInside, kindOf, lstatOrUndefined, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import { type ToolSpec, UNPARSED } from "./types.ts";
 
@@ -54,14 +55,20 @@ export function runTool(root: string, mode: Mode, name: string, input: unknown):
     if (tool === "Read") return ok(read(root, parsed.data.path));
     if (tool === "Write") {
       const { path: p, content } = parsed.data as z.infer<typeof inputs.Write>;
-      return ok(write(root, p, content));
+      return ok(write(root, writable(root, mode, p), content));
     }
     const { path: p, old_string, new_string } = parsed.data as z.infer<typeof inputs.Edit>;
-    return ok(edit(root, p, old_string, new_string));
+    return ok(edit(root, writable(root, mode, p), old_string, new_string));
   } catch (err) {
     const message = err instanceof ToolError ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
     return { output: `Refused: ${message}`, isError: true };
   }
+}
+
+/** A path Write or Edit may change: edit mode leaves the repository's metadata (.git) alone, as the permission policy does. */
+function writable(root: string, mode: Mode, p: string): string {
+  if (mode !== "full" && inGitMetadata(root, resolve(root, p))) throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
+  return p;
 }
 
 function ok(output: string): ToolOutcome {

@@ -59,6 +59,21 @@ describe("tools", () => {
     expect(statSync(join(root, "f.txt")).mode & 0o777).toBe(0o755);
   });
 
+  test("edit mode leaves the repository's metadata alone (its config names commands git runs); full mode may change it; reading is fine", async () => {
+    await using tmp = tmpdir();
+    const root = real(tmp.path);
+    mkdirSync(join(root, ".git"));
+    writeFileSync(join(root, ".git", "config"), "[core]\n");
+    for (const path of [".git/config", "./.git/hooks/pre-commit", "sub/../.GIT/config", "vendor/lib/.git/config"]) {
+      expect(runTool(root, "edit", "Write", { path, content: "[diff \"x\"]\n\ttextconv = sh evil.sh\n" }).output).toContain("inside .git");
+      expect(runTool(root, "edit", "Edit", { path, old_string: "[core]", new_string: "[x]" }).output).toContain("inside .git");
+    }
+    expect(readFileSync(join(root, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(runTool(root, "edit", "Read", { path: ".git/config" })).toEqual({ isError: false, output: "[core]\n" });
+    expect(runTool(root, "edit", "Write", { path: ".gitignore", content: "x\n" }).isError).toBe(false);
+    expect(runTool(root, "full", "Edit", { path: ".git/config", old_string: "[core]", new_string: "[core]\n\tbare = false" }).isError).toBe(false);
+  });
+
   test("Read refuses binary files and says when a file is empty; a truncated tool input is refused", async () => {
     await using tmp = tmpdir();
     const root = real(tmp.path);
