@@ -77,7 +77,13 @@ describe("workspaces", () => {
     mkdirSync(bin);
     const log = join(tmp.path, "git.log");
     const realGit = Bun.which("git")!;
-    writeFileSync(join(bin, "git"), `#!/bin/sh\nif [ "$1" = worktree ]; then echo "begin $2" >> "${log}"; sleep 0.05; "${realGit}" "$@"; rc=$?; echo "end $2" >> "${log}"; exit $rc; fi\nexec "${realGit}" "$@"\n`);
+    const wrapper = `#!/bin/sh
+op=""; prev=""
+for a in "$@"; do [ "$prev" = worktree ] && op="$a"; prev="$a"; done
+[ -z "$op" ] && exec "${realGit}" "$@"
+echo "begin $op" >> "${log}"; sleep 0.05; "${realGit}" "$@"; rc=$?; echo "end $op" >> "${log}"; exit $rc
+`;
+    writeFileSync(join(bin, "git"), wrapper);
     chmodSync(join(bin, "git"), 0o755);
     const script = join(tmp.path, "many.ts");
     writeFileSync(
