@@ -80,23 +80,30 @@ export interface Settled {
 
 /**
  * Decides one ask: an attached broker is asked first (a timeout or no answer
- * denies); with nobody attached, the run's policy decides.
+ * denies); with nobody attached, the run's policy decides. A run that stops
+ * meanwhile (`stopping` aborts) denies at once instead of waiting for an answer.
  */
-export async function settle(ask: PermissionAsk, mode: Mode, cwd: string, broker?: Broker, timeoutMs = 120_000): Promise<Settled> {
+export async function settle(ask: PermissionAsk, mode: Mode, cwd: string, broker?: Broker, timeoutMs = 120_000, stopping?: AbortSignal): Promise<Settled> {
   if (!broker) return { ...policyDecision(ask, mode, cwd), by: "policy" };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<"timeout">((resolve) => {
+  let onStop: (() => void) | undefined;
+  const timeout = new Promise<"timeout" | "stopping">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    onStop = () => resolve("stopping");
+    if (stopping?.aborted) onStop();
+    else stopping?.addEventListener("abort", onStop, { once: true });
   });
   const { reply: _reply, ...question } = ask;
   try {
     const answer = await Promise.race([broker(question, controller.signal).catch(() => undefined), timeout]);
+    if (answer === "stopping") return { decision: "deny", by: "policy", reason: "the run is stopping" };
     if (answer === "timeout") return { decision: "deny", by: "timeout", reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s` };
     if (answer === undefined) return { decision: "deny", by: "user", reason: "no answer" };
     return { decision: answer, by: "user", reason: answer === "allow" ? "allowed by the user" : "denied by the user" };
   } finally {
     clearTimeout(timer);
+    if (onStop) stopping?.removeEventListener("abort", onStop);
     controller.abort();
   }
 }

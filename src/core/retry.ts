@@ -17,8 +17,10 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30
  * retryable errors (rate limits, overloaded or failing servers, dropped
  * connections) and did no tool call yet (so nothing is done twice) starts again
  * after exponential backoff with jitter, honouring a `retry after N` the error
- * names. Each retry is a `status` event; the caller sees one stream, one run id
- * and exactly one run.finished. Permanent failures are never retried.
+ * names (one longer than the policy's longest wait is not retried; a cancel
+ * ends the wait at once). Each retry is a `status` event; the caller sees one
+ * stream, one run id and exactly one run.finished. Permanent failures are never
+ * retried.
  */
 export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, policy: RetryPolicy = DEFAULT_RETRY, sleep = (ms: number) => Bun.sleep(ms)): AsyncGenerator<OdEvent> {
   const runId = opts.runId ?? crypto.randomUUID();
@@ -45,6 +47,11 @@ export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, 
       return;
     }
     const waitMs = delayFor(attempt, policy, errors);
+    if (waitMs > policy.maxMs) {
+      // The agent asks for a longer wait than od would sit through: its error already says so.
+      yield restamp(finished);
+      return;
+    }
     const fallback = policy.fallbackModel && errors.some((e) => e.code === "RATE_LIMITED") && current.model !== policy.fallbackModel ? policy.fallbackModel : undefined;
     if (fallback) current = { ...current, model: fallback };
     yield restamp({
@@ -55,12 +62,24 @@ export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, 
       label: "retrying",
       detail: `attempt ${attempt + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${errors.at(-1)!.message.slice(0, 200)}${fallback ? `; falling back to model ${fallback}` : ""}`,
     });
-    await sleep(waitMs);
+    await untilAborted(sleep(waitMs), opts.signal);
     if (opts.signal?.aborted) {
-      yield restamp(finished);
+      yield restamp({ ...finished, status: "cancelled" });
       return;
     }
   }
+}
+
+/** `wait`, cut short when `signal` aborts. */
+function untilAborted(wait: Promise<unknown>, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => resolve();
+    signal?.addEventListener("abort", done, { once: true });
+    wait.then(() => {
+      signal?.removeEventListener("abort", done);
+      resolve();
+    });
+  });
 }
 
 /** Exponential backoff with jitter (half fixed, half random), at least what a "retry after N" in the error asks for. */

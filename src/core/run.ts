@@ -142,9 +142,11 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     for (const m of send) proc.send(m);
 
     const running = proc;
+    const stopping = new AbortController(); // a question to the user waits no longer than the run
     const stop = (why: NonNullable<typeof stopped>) => {
       if (stopped) return;
       stopped = why;
+      stopping.abort();
       const abort = safe(() => driver.abort(state), []);
       for (const m of abort) running.send(m);
       // A protocol abort, or a final error (the agent may still print its result and exit by itself),
@@ -184,7 +186,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         for (const m of step.send ?? []) proc.send(m);
         for (const ask of step.asks ?? []) {
           yield emit(requestEvent(ask));
-          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, degraded ? undefined : opts.broker, opts.brokerTimeoutMs);
+          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, degraded ? undefined : opts.broker, opts.brokerTimeoutMs, stopping.signal);
           yield emit(decisionEvent(ask, settled));
           for (const m of ask.reply(settled.decision)) proc.send(m);
         }

@@ -96,6 +96,20 @@ describe("ACP driver", () => {
     expect(answers(timedOut.received)).toEqual([{ outcome: { outcome: "selected", optionId: "no" } }]);
   });
 
+  test("cancel while a question waits for its answer: denied at once, and the run ends (not after the question's timeout)", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-acp", { turn: [permission("/etc/hosts")] }, FAKE_ACP);
+    const controller = new AbortController();
+    const silent: Broker = () => new Promise(() => {});
+    const events = [];
+    for await (const e of runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "full" }, { registry, env: fake.env, signal: controller.signal, ladder: fast, broker: silent, brokerTimeoutMs: 600_000 })) {
+      events.push(e);
+      if (e.type === "permission.request") setTimeout(() => controller.abort(), 50); // once the question is out
+    }
+    expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "policy", reason: "the run is stopping" });
+    expect(finished(events).status).toBe("cancelled");
+  });
+
   test("models: an unknown one is refused with the valid list; a known one is set before the prompt", async () => {
     const bad = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-huge" });
     expect(ofType(bad.events, "error")[0]).toMatchObject({ code: "MODEL_NOT_AVAILABLE", hint: "Valid models: m-small, m-big." });

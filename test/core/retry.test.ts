@@ -22,7 +22,7 @@ const adapter = validateAdapter({
 const registry = createRegistry([adapter]);
 const slept: number[] = [];
 const sleep = async (ms: number) => void slept.push(ms);
-const policy = { attempts: 3, baseMs: 100, maxMs: 1000 };
+const policy = { attempts: 3, baseMs: 100, maxMs: 5000 };
 
 async function run(first: unknown[], later: unknown[], request: Record<string, unknown> = {}, over: Partial<typeof policy> & { fallbackModel?: string } = {}) {
   await using tmp = tmpdir();
@@ -51,6 +51,27 @@ describe("retry", () => {
     expect(slept).toEqual([]);
   });
 
+  test("a wait asked for beyond the policy's longest is not sat through: the failure stands", async () => {
+    const { events } = await run([{ stdout: { t: "fail", v: "429 Too Many Requests: retry after 3600" } }], [{ stdout: { t: "text", v: "never" } }]);
+    expect(ofType(events, "status").filter((e) => e.label === "retrying")).toEqual([]);
+    expect(slept).toEqual([]);
+    expect(finished(events).status).toBe("failed");
+  });
+
+  test("a cancel during the wait ends the run at once, cancelled", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "fail", v: "503 Service Unavailable" } }]);
+    const controller = new AbortController();
+    const forever = () => new Promise<void>(() => {});
+    const events = [];
+    for await (const e of runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal }, policy, forever)) {
+      events.push(e);
+      if (e.type === "status" && e.label === "retrying") setTimeout(() => controller.abort(), 10);
+    }
+    expect(finished(events).status).toBe("cancelled");
+    expect(ofType(events, "run.finished")).toHaveLength(1);
+  });
+
   test("bounded: the last attempt's failure ends the run", async () => {
     const { events } = await run([{ stdout: { t: "fail", v: "503 Service Unavailable" } }], [{ stdout: { t: "fail", v: "503 Service Unavailable" } }]);
     expect(ofType(events, "status").filter((e) => e.label === "retrying")).toHaveLength(2);
@@ -71,7 +92,7 @@ describe("retry", () => {
 
   test("backoff doubles, is capped, and never undercuts retry-after", () => {
     const fixed = () => 1;
-    expect([1, 2, 3, 4, 5].map((a) => delayFor(a, policy, [], fixed))).toEqual([100, 200, 400, 800, 1000]);
+    expect([1, 2, 3, 4, 5, 6, 7].map((a) => delayFor(a, policy, [], fixed))).toEqual([100, 200, 400, 800, 1600, 3200, 5000]);
     expect(delayFor(1, policy, [{ message: "slow down, Retry-After: 500ms" }], fixed)).toBe(500);
     expect(retryAfterMs("no hint here")).toBe(0);
   });
