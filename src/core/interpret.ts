@@ -28,7 +28,24 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string, validate
   } catch {
     return { events: [raw(line)] };
   }
+  if (!Array.isArray(step?.events)) return { events: [raw(line)] }; // a parser that answered no list
   return validate ? { ...step, events: step.events.map((body) => (valid(body) ? body : raw(line))) } : step;
+}
+
+/**
+ * What a driver adds when the stream ends, with the same guarantees: a throw
+ * or an answer that is no list adds nothing, and a plugin's event that breaks
+ * the schema is kept as raw text.
+ */
+export function finishing<S>(driver: Driver<S>, state: S, validate = true): OdEventBody[] {
+  let events: unknown;
+  try {
+    events = driver.finish?.(state) ?? [];
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(events)) return [];
+  return validate ? events.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : events;
 }
 
 /** The string values of "text" and "delta" fields in a line that does not parse (not tool inputs or results). */

@@ -5,7 +5,7 @@ import type { Adapter } from "./adapter.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "./budget.ts";
 import { isFinal, OdError } from "./errors.ts";
 import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts";
-import { interpret } from "./interpret.ts";
+import { finishing, interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
 import { isLoop, startLoop, type Transport } from "./loops/index.ts";
@@ -198,7 +198,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
           }, opts.doneGraceMs ?? 3000);
         }
       }
-      for (const body of safe(() => driver.finish?.(state) ?? [], [])) yield emit(body);
+      for (const body of finishing(driver, state, !trusted)) yield emit(body);
       exit = await proc.exited;
     } finally {
       clearTimeout(idle);

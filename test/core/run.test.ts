@@ -81,15 +81,17 @@ describe("runAgent", () => {
     expect(finished(events)).toMatchObject({ status: "failed", exitCode: 0 });
   });
 
-  test("garbage lines, a throwing parser and an invalid event are kept as raw; the run is unharmed", async () => {
+  test("garbage lines, a throwing parser, a parser that answers no list and an invalid event are kept as raw; the run is unharmed", async () => {
     const { events } = await run([
       { raw: "not json at all\n" },
       { stdout: { t: "throw" } },
       { stdout: { t: "bad" } },
+      { stdout: { t: "nothing" } },
       { stdout: { t: "mystery", x: 1 } },
       { stdout: { t: "text", v: "fine" } },
     ]);
-    expect(ofType(events, "raw").map((e) => e.line)).toEqual(["not json at all", '{"t":"throw"}', '{"t":"bad"}', '{"t":"mystery","x":1}']);
+    expect(ofType(events, "raw").map((e) => e.line)).toEqual(["not json at all", '{"t":"throw"}', '{"t":"bad"}', '{"t":"nothing"}', '{"t":"mystery","x":1}']);
+    expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["fine"]);
     expect(finished(events).status).toBe("succeeded");
   });
 

@@ -37,6 +37,8 @@ export const fakeAdapter = defineAdapter({
           throw new Error("parser bug");
         case "bad":
           return [{ type: "text.delta" } as never];
+        case "nothing":
+          return undefined as never; // a plugin that forgot to answer a list
         default:
           return [{ type: "raw", stream: "stdout", line }];
       }
