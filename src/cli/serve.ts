@@ -24,6 +24,7 @@ export default odCommand({
       maxRuns: whole("max-runs", args["max-runs"]),
       registry,
       token: process.env.OD_SERVER_TOKEN || undefined,
+      warn: (message) => log.warn(message),
     });
     if (server.recovered.length) log.info(`${server.recovered.length} run(s) left live by a previous server were marked failed`);
     const launch = `${server.url}?token=${server.token}`;

@@ -27,6 +27,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   FORBIDDEN: 403,
   RUN_NOT_FOUND: 404,
   AGENT_UNKNOWN: 404,
+  CANCELLED: 503, // the server is shutting down
 };
 
 /** The od server as a Hono app; `Bun.serve` or `app.request()` drive it. */

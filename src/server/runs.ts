@@ -26,6 +26,8 @@ export interface RunStoreDeps {
   env?: Record<string, string | undefined>;
   /** How long a permission question waits for the browser before it is denied. */
   askTimeoutMs?: number;
+  /** Where a run's own failure is told (one the run could not log: a full disk, say). */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -37,11 +39,14 @@ export class RunStore {
   private readonly live = new Map<string, LiveRun>();
   /** Permission questions waiting for the browser, by `${runId}/${askId}`. */
   private readonly asks = new Map<string, (decision: Decision | undefined) => void>();
+  /** Set by shutdown: no run starts after it, so none outlives the server. */
+  private closing = false;
 
   constructor(private readonly deps: RunStoreDeps) {}
 
   /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies). */
   start(request: RunRequest, opts: { ask?: boolean } = {}): string {
+    if (this.closing) throw new OdError("CANCELLED", "The server is shutting down and starts no new runs", "Start od serve again.");
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     this.deps.log.create(runId, request);
@@ -58,11 +63,16 @@ export class RunStore {
           wake(run);
         }
       } finally {
-        run.log.close();
-        this.live.delete(runId);
-        wake(run);
+        try {
+          run.log.close();
+        } finally {
+          // Even when the log cannot be written: the run is over, and its readers stop waiting.
+          run.finished = true;
+          this.live.delete(runId);
+          wake(run);
+        }
       }
-    })();
+    })().catch((err) => this.deps.warn?.(`run ${runId} could not be logged: ${(err as Error)?.message ?? err}`));
     this.live.set(runId, run);
     return runId;
   }
@@ -130,6 +140,7 @@ export class RunStore {
 
   /** Cancels every live run and waits until each has ended (and its processes are gone). */
   async shutdown(): Promise<void> {
+    this.closing = true;
     for (const run of this.live.values()) run.controller.abort();
     await Promise.all([...this.live.values()].map((r) => r.done.catch(() => {})));
   }

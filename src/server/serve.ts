@@ -15,6 +15,8 @@ export interface ServeOptions {
   registry: Registry;
   /** A fixed token (required for a non-loopback host); else a random one per launch. */
   token?: string;
+  /** Where a failure no client can be told of is reported (stderr in `od serve`). */
+  warn?: (message: string) => void;
   env?: Record<string, string | undefined>;
 }
 
@@ -61,7 +63,7 @@ export function startServer(opts: ServeOptions) {
 
   const log = new RunLog(join(home, "runs"));
   const recovered = log.recover();
-  const runs = new RunStore({ registry: opts.registry, log, slots, env });
+  const runs = new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn });
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
   const port = server.port;
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [`${name}:${port}`];
