@@ -4,6 +4,8 @@ import type { EventOf, OdEvent } from "./events.ts";
 
 const MAX_FILES = 20_000;
 const RAW_TAIL_BYTES = 8 * 1024;
+/** A diff longer than this (a rewritten lockfile, a data file) is cut, and says so. */
+export const MAX_DIFF_BYTES = 1024 * 1024;
 const SKIP = new Set([".git", "node_modules"]);
 
 /**
@@ -50,8 +52,19 @@ async function gitDiff(cwd: string, files: string[]): Promise<string | undefined
   } catch {
     return undefined; // no git, or the agent removed its own working directory
   }
-  const [out] = await Promise.all([new Response(p.stdout).text(), p.exited]);
-  return p.exitCode === 0 && out ? out : undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of p.stdout) {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size > MAX_DIFF_BYTES) {
+      p.kill();
+      break;
+    }
+  }
+  await p.exited;
+  if (size > MAX_DIFF_BYTES) return `${Buffer.concat(chunks).subarray(0, MAX_DIFF_BYTES).toString("utf8")}\n[od: the diff is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`;
+  return p.exitCode === 0 && size ? Buffer.concat(chunks).toString("utf8") : undefined;
 }
 
 /**

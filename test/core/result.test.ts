@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../src/core/registry.ts";
-import { withResult } from "../../src/core/result.ts";
+import { MAX_DIFF_BYTES, withResult } from "../../src/core/result.ts";
+import type { OdEvent } from "../../src/core/events.ts";
 import { runAgent } from "../../src/core/run.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
@@ -47,6 +48,20 @@ describe("run result", () => {
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "same.txt" }, { stdout: { t: "text", v: "ok" } }]);
     const events = await collect(withResult(runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }), dir));
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
+  });
+
+  test("a diff longer than the bound is cut, and says so", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`]);
+    async function* run(): AsyncGenerator<OdEvent> {
+      writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
+      yield { type: "run.finished", runId: "r", seq: 0, ts: 0, status: "succeeded", exitCode: 0, signal: null, durationMs: 0, resumable: false };
+    }
+    const [result] = ofType(await collect(withResult(run(), repo)), "run.result");
+    expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
+    expect(result!.diff).toStartWith("diff --git a/data.txt b/data.txt\n");
+    expect(result!.diff).toEndWith(`[od: the diff is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
   });
 
   test("with no git on PATH the summary has no diff, and the run still finishes", async () => {
