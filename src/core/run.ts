@@ -92,6 +92,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   let proc: Transport | undefined;
   let release: (() => void) | undefined;
   let applied: AppliedSkills | undefined;
+  let kept: string[] = [];
   let promptFile: ReturnType<typeof writePromptFile> | undefined;
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
@@ -224,9 +225,12 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     // Reached on a normal end, and also when the consumer stops iterating early.
     if (proc && (await isRunning(proc))) await proc.cancel(opts.ladder);
     release?.();
-    applied?.undo(); // even after a failure or a cancel: the user's folder is left as it was
-    promptFile?.remove();
+    kept = applied?.undo() ?? []; // even after a failure or a cancel: the user's folder is left as it was
+    try {
+      promptFile?.remove();
+    } catch {}
   }
+  for (const path of kept) yield emit({ type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` });
 
   const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
   yield stamp({

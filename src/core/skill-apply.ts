@@ -1,6 +1,7 @@
-import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Adapter } from "./adapter.ts";
+import { OdError } from "./errors.ts";
 import type { OdEventBody } from "./events.ts";
 import type { Skill } from "./skills.ts";
 
@@ -11,8 +12,12 @@ export interface AppliedSkills {
   prompt: string;
   /** Status events that say where each skill went. */
   notes: OdEventBody[];
-  /** Removes every file and folder the skills added; the user's own files were never touched. */
-  undo(): void;
+  /**
+   * Removes every file and folder the skills added, as they were written; the
+   * user's own files were never touched. Returns the files (relative to cwd)
+   * the agent changed meanwhile, which are its work and stay.
+   */
+  undo(): string[];
 }
 
 /**
@@ -90,7 +95,8 @@ async function references(skill: Skill): Promise<Array<[string, string]>> {
 
 /** Files and folders written for a run, so exactly those (and nothing of the user's) are removed. */
 class Placed {
-  private readonly files: string[] = [];
+  /** Each file written, with its bytes: undo removes only what is still as written. */
+  private readonly files = new Map<string, Uint8Array>();
   private readonly dirs: string[] = [];
   /** With dryRun nothing is written: `od run --dry-run` shows the plan only. */
   constructor(
@@ -99,13 +105,20 @@ class Placed {
   ) {}
 
   has(path: string): boolean {
-    return this.files.includes(path);
+    return this.files.has(path);
   }
 
   write(path: string, bytes: Uint8Array): void {
-    if (existsSync(path)) throw new Error(`refusing to overwrite ${path}`);
+    if (existsSync(path)) {
+      // The same bytes are od's own, left by a run that was killed: taken back, and removed at the end.
+      if (!sameBytes(path, bytes)) throw new OdError("INVALID_REQUEST", `A skill's file would overwrite ${path}`, "That path is not od's: move or remove it, or run without the skill.");
+      this.files.set(path, bytes);
+      // Its folders go too, each only if empty at the end.
+      for (let d = dirname(path); d !== this.cwd && d.startsWith(this.cwd) && !this.dirs.includes(d); d = dirname(d)) this.dirs.push(d);
+      return;
+    }
     if (this.dryRun) {
-      this.files.push(path);
+      this.files.set(path, bytes);
       return;
     }
     const missing: string[] = [];
@@ -115,17 +128,35 @@ class Placed {
       this.dirs.push(d);
     }
     writeFileSync(path, bytes, { flag: "wx" });
-    this.files.push(path);
+    this.files.set(path, bytes);
   }
 
-  undo(): void {
-    if (this.dryRun) return;
-    for (const f of this.files.splice(0)) rmSync(f, { force: true });
+  undo(): string[] {
+    const kept: string[] = [];
+    if (this.dryRun) return kept;
+    for (const [path, bytes] of this.files) {
+      try {
+        if (sameBytes(path, bytes)) rmSync(path);
+        else if (existsSync(path)) kept.push(relative(this.cwd, path));
+      } catch {
+        kept.push(relative(this.cwd, path)); // cannot be removed (permissions, a folder in its place): left, and said
+      }
+    }
+    this.files.clear();
     // Deepest first, and only when empty: whatever the agent itself wrote there stays.
-    for (const d of this.dirs.splice(0).reverse()) {
+    for (const d of this.dirs.splice(0).sort((a, b) => b.length - a.length)) {
       try {
         if (readdirSync(d).length === 0) rmdirSync(d);
       } catch {}
     }
+    return kept;
+  }
+}
+
+function sameBytes(path: string, bytes: Uint8Array): boolean {
+  try {
+    return Buffer.compare(readFileSync(path), bytes) === 0;
+  } catch {
+    return false;
   }
 }

@@ -63,6 +63,21 @@ describe("skill strategies", () => {
     expect(snapshot(tmp.path)).toEqual(before);
   });
 
+  test("a file od left behind (a run that was killed) is taken back and removed; someone else's file there is refused plainly", async () => {
+    await using tmp = tmpdir();
+    const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
+    const webPage = [catalog.skills.get("web-page")!];
+    await applySkills(webPage, withStrategy("prompt"), tmp.path, "x"); // never undone: killed
+    const again = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x");
+    expect(again.undo()).toEqual([]);
+    expect(snapshot(tmp.path)).toEqual({});
+    mkdirSync(join(tmp.path, ASSET_ROOT, "web-page"), { recursive: true });
+    writeFileSync(join(tmp.path, ASSET_ROOT, "web-page/template.html"), "mine\n");
+    const refused = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x").catch((err) => err);
+    expect(refused).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("template.html") });
+    expect(readFileSync(join(tmp.path, ASSET_ROOT, "web-page/template.html"), "utf8")).toBe("mine\n");
+  });
+
   test("native: copied where the agent loads skills, removed after; the user's own files there survive", async () => {
     await using tmp = tmpdir();
     mkdirSync(join(tmp.path, ".claude"));
@@ -122,6 +137,19 @@ describe("skills in a run", () => {
     expect(ofType(events, "status").map((e) => e.detail)).toContain("code-review: placed in .claude/skills/code-review for Fake Agent to load");
     expect(finished(events).status).toBe("failed");
     expect(snapshot(work)).toEqual(before);
+  });
+
+  test("an instruction file the agent rewrote is its work: it stays, and the run says so", async () => {
+    await using tmp = tmpdir();
+    const work = join(tmp.path, "work");
+    mkdirSync(work);
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "AGENTS.md" }, { stdout: { t: "text", v: "ok" } }]);
+    const registry = createRegistry([withStrategy("file", "AGENTS.md")]);
+    const events = await collect(runAgent({ agent: "fake", prompt: "write an AGENTS.md", cwd: work, skills: ["commit-message"] }, { registry, env: fake.env }));
+    expect(readdirSync(work)).toEqual(["AGENTS.md"]);
+    expect(readFileSync(join(work, "AGENTS.md"), "utf8")).not.toContain("<skill");
+    expect(events.at(-2)).toMatchObject({ type: "status", label: "skill", detail: "AGENTS.md was changed during the run, so it is the agent's work and stays" });
+    expect(finished(events).status).toBe("succeeded");
   });
 
   test("an unknown skill is refused before anything starts, with the list", async () => {
