@@ -71,12 +71,16 @@ export class AgentProcess {
     return this.proc.pid;
   }
 
-  /** stdout as bounded lines; read once. Ending the iteration, or breaking out of it, closes od's end. */
+  /**
+   * stdout as bounded lines; read once. Ending the iteration, or breaking out of it, closes od's end.
+   * The lines end when stdout closes, or once the agent's whole group is gone and a read has waited
+   * QUIET_AFTER_EXIT_MS for nothing: a process that left the group (a daemon) may hold it open for ever.
+   */
   async *lines(): AsyncGenerator<Frame> {
     if (this.pipe) unread.unregister(this.pipe);
     const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
     try {
-      yield* frameLines(chunkPerTurn(stdout), this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      yield* frameLines(chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)), this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     } finally {
       this.pipe?.close();
     }
@@ -128,6 +132,40 @@ export class AgentProcess {
  * and other runs wait too. At full speed through `od serve` that wait was over
  * a millisecond per event.
  */
+export const QUIET_AFTER_EXIT_MS = 1000;
+
+/**
+ * A stream's chunks until it ends, or until `exited` has settled and one read
+ * then waits `quietMs` for nothing (the reader is cancelled, which ends that
+ * read). Output already written is never cut: a read that has data resolves
+ * at once, however late the consumer asks.
+ */
+export async function* untilQuiet(stream: ReadableStream<Uint8Array>, exited: Promise<unknown>, quietMs: number): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let gone = false;
+  let reading = false;
+  let quiet: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => (quiet = setTimeout(() => reader.cancel().catch(() => {}), quietMs));
+  exited.then(() => {
+    gone = true;
+    if (reading) watch();
+  });
+  try {
+    for (;;) {
+      reading = true;
+      if (gone) watch();
+      const next = await reader.read();
+      reading = false;
+      clearTimeout(quiet);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    clearTimeout(quiet);
+    await reader.cancel().catch(() => {});
+  }
+}
+
 export async function* chunkPerTurn(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   for await (const chunk of stream) {
     yield chunk;

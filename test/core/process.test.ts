@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readlinkSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { AgentProcess, chunkPerTurn, groupMembers } from "../../src/core/process.ts";
+import { AgentProcess, chunkPerTurn, groupMembers, QUIET_AFTER_EXIT_MS } from "../../src/core/process.ts";
 import { alive, FAKE_AGENT, installFake, tmpdir } from "../helpers.ts";
 
 const fast = { intMs: 300, termMs: 300, killMs: 500 };
@@ -82,6 +82,36 @@ test("output that is always ready is read one chunk per turn of the event loop: 
 
 describe.skipIf(process.platform !== "linux")("AgentProcess stdout on Linux", () => {
   const agent = (script: string) => new AgentProcess({ cmd: [process.execPath, "-e", script], cwd: "/", env: { PATH: process.env.PATH } });
+
+  test("a process that left the group and holds stdout does not hold the lines open: they end once the group is gone", async () => {
+    await using tmp = tmpdir();
+    const pidFile = join(tmp.path, "daemon.pid");
+    const proc = new AgentProcess({ cmd: ["sh", "-c", `setsid sleep 30 & echo $! > ${pidFile}; echo hello; printf 'no newline'`], cwd: "/", env: { PATH: process.env.PATH } });
+    try {
+      const frames = [];
+      for await (const frame of proc.lines()) frames.push(frame);
+      expect(frames).toEqual([
+        { kind: "line", text: "hello" },
+        { kind: "line", text: "no newline" },
+      ]);
+    } finally {
+      process.kill(Number(readFileSync(pidFile, "utf8")));
+    }
+  });
+
+  test("a consumer that asks late, long after the agent exited, still gets every line", async () => {
+    const proc = new AgentProcess({ cmd: ["sh", "-c", "echo one; echo two; echo three"], cwd: "/", env: { PATH: process.env.PATH } });
+    const lines = proc.lines();
+    expect((await lines.next()).value).toEqual({ kind: "line", text: "one" });
+    await proc.exited;
+    await Bun.sleep(QUIET_AFTER_EXIT_MS * 1.5);
+    const rest = [];
+    for await (const frame of lines) rest.push(frame);
+    expect(rest).toEqual([
+      { kind: "line", text: "two" },
+      { kind: "line", text: "three" },
+    ]);
+  });
 
   test("is a real pipe, as a shell would give it (a socket cannot be opened as /dev/stdout)", async () => {
     const proc = agent(`console.log(require("fs").readlinkSync("/proc/self/fd/1"))`);
