@@ -117,6 +117,13 @@ export class AgentProcess {
     return this.tail.text();
   }
 
+  /** SIGKILL to the whole group at once, for when od itself is exiting and cannot wait. */
+  killNow(): void {
+    try {
+      process.kill(-this.pid, "SIGKILL");
+    } catch {}
+  }
+
   /** SIGINT, SIGTERM, SIGKILL to the whole group, each with a bounded wait. */
   async cancel(ladder: Ladder = DEFAULT_LADDER): Promise<void> {
     this.closeStdin();

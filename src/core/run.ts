@@ -5,6 +5,7 @@ import type { Adapter } from "./adapter.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "./budget.ts";
 import { isFinal, OdError } from "./errors.ts";
 import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts";
+import { untilExit } from "./exit-cleanup.ts";
 import { finishing, interpret } from "./interpret.ts";
 import { Outcome } from "./outcome.ts";
 import { AgentProcess, type Exit, type Ladder } from "./process.ts";
@@ -96,6 +97,11 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
   let promptFile: ReturnType<typeof writePromptFile> | undefined;
   const timers: Array<ReturnType<typeof setTimeout>> = [];
   const later = (f: () => unknown, ms: number) => timers.push(setTimeout(f, ms));
+  const forget = untilExit(() => {
+    if (proc instanceof AgentProcess) proc.killNow();
+    applied?.undo();
+    promptFile?.remove();
+  });
   try {
     const { adapter, request, skills, images, trusted } = await prepare(input, opts);
     if (skills.length) {
@@ -229,6 +235,7 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     try {
       promptFile?.remove();
     } catch {}
+    forget(); // last: an exit during the cancel ladder above still cleans up
   }
   for (const path of kept) yield emit({ type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` });
 

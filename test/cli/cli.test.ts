@@ -134,6 +134,25 @@ describe("od skills (compiled)", () => {
   });
 });
 
+describe("od run interrupted (compiled)", () => {
+  test("a second Ctrl-C leaves at once, and still takes the agent and the skill files it placed with it", async () => {
+    await using tmp = tmpdir();
+    const work = join(tmp.path, "work");
+    mkdirSync(work);
+    // An agent that ignores SIGINT and SIGTERM (the cancel ladder would take seconds), with a child of its own.
+    const claude = installFake(tmp.path, "claude", [{ ignore: "SIGINT" }, { ignore: "SIGTERM" }, { read: "all" }, { spawn: ["sleep", "1000"] }, { hang: true }]);
+    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--skill", "code-review", "--cwd", work, "review"], { env: { NO_COLOR: "1", ...claude.env }, stdout: "ignore", stderr: "ignore" });
+    while (!claude.pids().length) await Bun.sleep(20);
+    expect(readdirSync(work)).toEqual([".claude"]); // the skill, placed for the agent
+    od.kill("SIGINT");
+    await Bun.sleep(200);
+    od.kill("SIGINT");
+    expect(await od.exited).toBe(130);
+    expect(readdirSync(work)).toEqual([]);
+    expect(claude.pids().map(alive)).toEqual([false]); // the agent's group went with od
+  });
+});
+
 describe("od run with several agents (compiled)", () => {
   test("each in a private copy, streams labelled by agent, then a side-by-side table", async () => {
     await using tmp = tmpdir();
