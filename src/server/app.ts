@@ -14,7 +14,7 @@ export interface AppDeps {
   registry: Registry;
   runs: RunStore;
   token: string;
-  allowedHosts: string[];
+  allowedHosts: string[] | "any";
   env?: Record<string, string | undefined>;
   heartbeatMs?: number;
   maxBodyBytes?: number;

@@ -5,16 +5,17 @@ import { OdError } from "../core/errors.ts";
 export const TOKEN_COOKIE = "od_token";
 
 export interface SecurityOptions {
-  /** Host header values this server answers to (name:port), e.g. 127.0.0.1:7456 and localhost:7456. */
-  allowedHosts: string[];
+  /**
+   * Host header values this server answers to (name:port), e.g. 127.0.0.1:7456 and localhost:7456;
+   * "any" for a server listening beyond loopback, reached by names od cannot know, where the
+   * token (always configured there) is the guard and a state-changing request must come from
+   * the origin it was sent to.
+   */
+  allowedHosts: string[] | "any";
   /** The per-launch token every /api request must carry. */
   token: string;
 }
 
-/** The origins that may send state-changing requests: the server's own. */
-function allowedOrigins(hosts: string[]): Set<string> {
-  return new Set(hosts.map((h) => `http://${h}`));
-}
 
 /**
  * A local daemon that spawns agents is a remote-code-execution target, so:
@@ -23,15 +24,16 @@ function allowedOrigins(hosts: string[]): Set<string> {
  * carry the launch token (header, bearer or cookie).
  */
 export function security(opts: SecurityOptions): MiddlewareHandler {
-  const hosts = new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
-  const origins = allowedOrigins(opts.allowedHosts);
+  const hosts = opts.allowedHosts === "any" ? undefined : new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
   return async (c, next) => {
     const host = c.req.header("host")?.toLowerCase();
-    if (!host || !hosts.has(host)) throw new OdError("FORBIDDEN", `Host ${host ?? "(none)"} is not this server`, "Open od through the URL it printed.");
+    if (!host || (hosts && !hosts.has(host))) throw new OdError("FORBIDDEN", `Host ${host ?? "(none)"} is not this server`, "Open od through the URL it printed.");
     const unsafe = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     if (unsafe) {
-      const origin = c.req.header("origin");
-      if (origin && !origins.has(origin)) throw new OdError("FORBIDDEN", `Origin ${origin} may not call this server`, "Requests must come from the od UI itself.");
+      // The server's own origins: each allowed host, or (answering any host) the one this request was sent to.
+      const origin = c.req.header("origin")?.toLowerCase();
+      const ours = (h: string) => origin === `http://${h}`;
+      if (origin && !(hosts ? [...hosts].some(ours) : ours(host))) throw new OdError("FORBIDDEN", `Origin ${origin} may not call this server`, "Requests must come from the od UI itself.");
       const type = c.req.header("content-type") ?? "";
       if (c.req.path.startsWith("/api/") && !type.toLowerCase().startsWith("application/json"))
         throw new OdError("INVALID_REQUEST", "Request bodies must be application/json", "Send Content-Type: application/json.");

@@ -66,7 +66,8 @@ export function startServer(opts: ServeOptions) {
   const runs = new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn });
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
   const port = server.port;
-  const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : [`${name}:${port}`];
+  // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
+  const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : "any";
   app = createApp({ registry: opts.registry, runs, token, allowedHosts, env });
 
   return {

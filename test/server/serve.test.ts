@@ -143,6 +143,24 @@ describe("od serve", () => {
     expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 0, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
   });
 
+  test("beyond loopback (a token configured), it answers by any of its names; the token and the origin still guard it", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "x" } }]);
+    const server = startServer({ host: "0.0.0.0", port: 0, maxRuns: 1, registry, env: fake.env, token: "wide-token" });
+    try {
+      const port = new URL(server.url).port;
+      for (const name of ["127.0.0.1", "localhost"]) expect((await fetch(`http://${name}:${port}/api/agents`, { headers: { "x-od-token": "wide-token" } })).status).toBe(200);
+      expect((await fetch(`http://127.0.0.1:${port}/api/agents`)).status).toBe(401);
+      const post = (origin: string) => fetch(`http://127.0.0.1:${port}/api/runs`, { method: "POST", headers: { "x-od-token": "wide-token", "content-type": "application/json", origin }, body: JSON.stringify({ agent: "fake", prompt: "hi", cwd: tmp.path }) });
+      expect((await post("http://evil.example")).status).toBe(403);
+      const ok = await post(`http://127.0.0.1:${port}`);
+      expect(ok.status).toBe(201);
+      await server.runs.waitFor(((await ok.json()) as { runId: string }).runId);
+    } finally {
+      await server.stop();
+    }
+  });
+
   test("a non-loopback host needs a configured token", () => {
     expect(() => startServer({ host: "0.0.0.0", port: 0, maxRuns: 1, registry, env: { OD_HOME: "/nonexistent-od-home" } })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
   });
