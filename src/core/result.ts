@@ -1,11 +1,10 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { EventOf, OdEvent } from "./events.ts";
+import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
 
 const MAX_FILES = 20_000;
 const RAW_TAIL_BYTES = 8 * 1024;
-/** A diff longer than this (a rewritten lockfile, a data file) is cut, and says so. */
-export const MAX_DIFF_BYTES = 1024 * 1024;
 const SKIP = new Set([".git", "node_modules"]);
 
 /**
@@ -39,32 +38,11 @@ function fingerprint(dir: string): Map<string, string> | undefined {
   }
 }
 
-/**
- * The diff of `files` in a repository; undefined outside one, or with no git
- * installed. The agent may have written the repository's config: none of the
- * commands a config can name for a diff (external diff, textconv, fsmonitor) runs.
- */
+/** The diff of `files` in a repository; undefined outside one, or with no git installed. */
 async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
-  let p: Bun.Subprocess<"ignore", "pipe", "ignore">;
-  try {
-    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", "diff", "--no-color", "--no-ext-diff", "--no-textconv", "--", ...files], { cwd, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  } catch {
-    return undefined; // no git, or the agent removed its own working directory
-  }
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of p.stdout) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > MAX_DIFF_BYTES) {
-      p.kill();
-      break;
-    }
-  }
-  await p.exited;
-  if (size > MAX_DIFF_BYTES) return `${Buffer.concat(chunks).subarray(0, MAX_DIFF_BYTES).toString("utf8")}\n[od: the diff is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`;
-  return p.exitCode === 0 && size ? Buffer.concat(chunks).toString("utf8") : undefined;
+  const r = await git([...DIFF, "--", ...files], cwd, { maxBytes: MAX_DIFF_BYTES });
+  return r.code === 0 && r.out ? r.out : undefined;
 }
 
 /**

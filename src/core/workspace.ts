@@ -1,6 +1,7 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
+import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
 
 /** A private copy of a working directory for one agent, and what that agent changed in it. */
 export interface Workspace {
@@ -11,24 +12,10 @@ export interface Workspace {
 }
 
 const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
-/** A diff as git itself writes it: no colour, and none of the commands a repository's config can name for diffs. */
-const DIFF = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"];
-
-/** git's exit code and output; a git that cannot start (none installed) is a failure like any other. */
-async function git(args: string[], cwd: string, stdin?: string): Promise<{ code: number; out: string; err: string }> {
-  let p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
-  try {
-    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", ...args], { cwd, stdin: stdin === undefined ? "ignore" : new Blob([stdin]), stdout: "pipe", stderr: "pipe" });
-  } catch (err) {
-    return { code: -1, out: "", err: String((err as Error).message) };
-  }
-  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  return { code: p.exitCode ?? 1, out, err };
-}
 
 /** git's output of a step that must succeed; else an error naming the step and what git said. */
-async function must(args: string[], cwd: string, stdin?: string): Promise<string> {
-  const r = await git(args, cwd, stdin);
+async function must(args: string[], cwd: string, opts: { stdin?: string; maxBytes?: number } = {}): Promise<string> {
+  const r = await git(args, cwd, opts);
   if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (exit ${r.code}): ${r.err.trim() || r.out.trim()}`);
   return r.out;
 }
@@ -71,7 +58,7 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
     try {
       await must(["reset", "-q", "--hard"], dir);
       const pending = await must([...DIFF, "--binary", "HEAD"], repo);
-      if (pending) await must(["apply", "--whitespace=nowarn"], dir, pending);
+      if (pending) await must(["apply", "--whitespace=nowarn"], dir, { stdin: pending });
       for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
         cpSync(join(repo, file), join(dir, file));
@@ -90,7 +77,7 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
       async changes() {
         await must(["add", "-A", "-N"], dir);
         const files = (await must([...DIFF, "--name-only", "-z", "HEAD"], dir)).split("\0").filter(Boolean);
-        return { files, diff: await must([...DIFF, "HEAD"], dir) };
+        return { files, diff: await must([...DIFF, "HEAD"], dir, { maxBytes: MAX_DIFF_BYTES }) };
       },
       async dispose() {
         try {

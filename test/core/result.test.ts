@@ -2,7 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../src/core/registry.ts";
-import { MAX_DIFF_BYTES, withResult } from "../../src/core/result.ts";
+import { MAX_DIFF_BYTES } from "../../src/core/git.ts";
+import { withResult } from "../../src/core/result.ts";
 import type { OdEvent } from "../../src/core/events.ts";
 import { runAgent } from "../../src/core/run.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../helpers.ts";
@@ -61,7 +62,7 @@ describe("run result", () => {
     const [result] = ofType(await collect(withResult(run(), repo)), "run.result");
     expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
     expect(result!.diff).toStartWith("diff --git a/data.txt b/data.txt\n");
-    expect(result!.diff).toEndWith(`[od: the diff is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
+    expect(result!.diff).toEndWith(`[od: the output is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
   });
 
   test("with no git on PATH the summary has no diff, and the run still finishes", async () => {
