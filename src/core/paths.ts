@@ -11,6 +11,8 @@ export function odHome(env: Env = process.env): string {
 
 /** Where community plugins are looked for, in load order (later ones win on id clashes). */
 export function pluginDirs(env: Env = process.env): string[] {
+  // The way out when a plugin hangs od as it loads (a loop at import cannot be interrupted).
+  if (env.OD_NO_PLUGINS && env.OD_NO_PLUGINS !== "0") return [];
   const dirs = [join(odHome(env), "plugins")];
   if (env.OD_PLUGINS_DIR) dirs.push(env.OD_PLUGINS_DIR);
   // A compiled binary lives in a real folder; under `bun` this is bun's own folder and finds nothing.

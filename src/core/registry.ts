@@ -39,8 +39,13 @@ function registerPluginApi(): void {
   });
 }
 
+/** A plugin that takes longer to load (a top-level await or a factory that never settles) is reported, not waited for. */
+export const PLUGIN_LOAD_TIMEOUT_MS = 5000;
+/** A plugin entry larger than this is not loaded: an adapter is code, not a bundle of data. */
+export const MAX_PLUGIN_BYTES = 5 * 1024 * 1024;
+
 /** Built-ins first, then every plugin directory in order; a plugin with a known id replaces it. */
-export async function loadRegistry(dirs: string[] = pluginDirs()): Promise<Registry> {
+export async function loadRegistry(dirs: string[] = pluginDirs(), opts: { timeoutMs?: number } = {}): Promise<Registry> {
   const entries = new Map<string, RegistryEntry>();
   const errors: PluginLoadError[] = [];
   for (const raw of builtinAdapters) {
@@ -50,7 +55,9 @@ export async function loadRegistry(dirs: string[] = pluginDirs()): Promise<Regis
   registerPluginApi();
   for (const path of dirs.flatMap(pluginEntries)) {
     try {
-      for (const adapter of await importPlugin(path)) {
+      const size = statSync(path).size;
+      if (size > MAX_PLUGIN_BYTES) throw new Error(`is ${size} bytes, over the ${MAX_PLUGIN_BYTES}-byte limit for a plugin's entry file`);
+      for (const adapter of await within(importPlugin(path), opts.timeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS)) {
         const previous = entries.get(adapter.id);
         entries.set(adapter.id, {
           adapter,
@@ -121,6 +128,14 @@ async function importPlugin(path: string): Promise<Adapter[]> {
   if (mod.default === undefined) throw new Error("no default export (export default defineAdapter({...}) or a factory (od) => adapter)");
   const value = typeof mod.default === "function" ? await (mod.default as (api: unknown) => unknown)(pluginApi) : mod.default;
   return (Array.isArray(value) ? value : [value]).map(validateAdapter);
+}
+
+function within<T>(loading: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish loading within ${ms} ms (a top-level await or a factory that never settles?)`)), ms);
+  });
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer));
 }
 
 function describe(err: unknown): string {

@@ -11,6 +11,13 @@ import { TOKEN_COOKIE } from "./security.ts";
  */
 export function uiRoutes(token: string) {
   return new Hono()
+    .use(async (c, next) => {
+      await next();
+      // The page shows what agents print: nothing it shows may run as script, load from elsewhere, or frame it.
+      c.header("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      c.header("X-Content-Type-Options", "nosniff");
+      c.header("Referrer-Policy", "no-referrer");
+    })
     .get("/", (c) => {
       if (c.req.query("token") === token) {
         setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });

@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadRegistry, pluginEntries } from "../../src/core/registry.ts";
+import { pluginDirs } from "../../src/core/paths.ts";
+import { loadRegistry, MAX_PLUGIN_BYTES, pluginEntries } from "../../src/core/registry.ts";
 import { DIST_OD, installFake, tmpdir } from "../helpers.ts";
 
 /** A valid adapter's body, as plugin source text. */
@@ -72,6 +73,26 @@ describe("plugin loading", () => {
       tmp.path,
     );
     expect(registry.get("folder-agent")?.adapter.name).toBe("Folder Agent");
+  });
+
+  test("a plugin that never finishes loading, or is far too large, is reported and waited for no longer", async () => {
+    await using tmp = tmpdir();
+    writeFileSync(join(tmp.path, "never.ts"), "await new Promise(() => {});\nexport default {};");
+    writeFileSync(join(tmp.path, "factory-never.ts"), "export default () => new Promise(() => {});");
+    writeFileSync(join(tmp.path, "huge.js"), `export default ${body("huge-agent")};\n//${"x".repeat(MAX_PLUGIN_BYTES)}`);
+    writeFileSync(join(tmp.path, "fine.ts"), `export default ${body("fine-agent")};`);
+    const registry = await loadRegistry([tmp.path], { timeoutMs: 200 });
+    expect(registry.get("fine-agent")).toBeDefined();
+    expect(registry.get("huge-agent")).toBeUndefined();
+    const byFile = Object.fromEntries(registry.errors.map((e) => [e.path.slice(tmp.path.length + 1), e.error]));
+    expect(byFile["never.ts"]).toContain("did not finish loading within 200 ms");
+    expect(byFile["factory-never.ts"]).toContain("did not finish loading within 200 ms");
+    expect(byFile["huge.js"]).toContain("over the 5242880-byte limit");
+  });
+
+  test("OD_NO_PLUGINS=1 loads the built-ins alone: the way out when a plugin hangs od at import", () => {
+    expect(pluginDirs({ HOME: "/home/x", OD_NO_PLUGINS: "1" })).toEqual([]);
+    expect(pluginDirs({ HOME: "/home/x", OD_NO_PLUGINS: "0" })[0]).toBe("/home/x/.open-design/plugins");
   });
 
   test("the compiled binary loads the same plugins from $OD_PLUGINS_DIR and ~/.open-design/plugins", async () => {

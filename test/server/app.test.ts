@@ -49,6 +49,12 @@ describe("security", () => {
     expect(viaCookie.status).toBe(200);
     const page = await request("/", { headers: { "x-od-token": "" } });
     expect(await page.text()).toContain("<title>od</title>");
+    // What agents print is shown as text; the policy makes sure nothing there could run or frame the page.
+    for (const path of ["/", "/ui/app.js"]) {
+      const res = await request(path, { headers: { "x-od-token": "" } });
+      expect(res.headers.get("content-security-policy")).toBe("default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    }
   });
 });
 
