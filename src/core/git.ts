@@ -42,3 +42,20 @@ async function bounded(p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">, maxBy
   }
   return { text: Buffer.concat(chunks).toString("utf8"), cut: false };
 }
+
+/**
+ * `-c` options that switch off the filter drivers .gitattributes names for
+ * `files`: git runs a filter's clean command when it diffs a changed file, and
+ * an agent may have written both the attributes and the config naming that
+ * command. Undefined when a name cannot be switched off safely (it holds "=").
+ */
+export async function withoutFilters(cwd: string, files: string[]): Promise<string[] | undefined> {
+  const fields = (await git(["check-attr", "-z", "filter", "--", ...files], cwd)).out.split("\0");
+  const names = new Set<string>();
+  for (let i = 2; i < fields.length; i += 3) {
+    const value = fields[i]!;
+    if (value && value !== "unspecified" && value !== "unset" && value !== "set") names.add(value);
+  }
+  if ([...names].some((n) => /[=\n]/.test(n))) return undefined;
+  return [...names].flatMap((n) => ["-c", `filter.${n}.clean=`, "-c", `filter.${n}.process=`]);
+}

@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { EventOf, OdEvent } from "./events.ts";
-import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
+import { DIFF, git, MAX_DIFF_BYTES, withoutFilters } from "./git.ts";
 
 const MAX_FILES = 20_000;
 const RAW_TAIL_BYTES = 8 * 1024;
@@ -38,10 +38,12 @@ function fingerprint(dir: string): Map<string, string> | undefined {
   }
 }
 
-/** The diff of `files` in a repository; undefined outside one, or with no git installed. */
+/** The diff of `files` in a repository; undefined outside one, or with no git installed. The agent may have written the repository's config: no command it names runs. */
 async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
-  const r = await git([...DIFF, "--", ...files], cwd, { maxBytes: MAX_DIFF_BYTES });
+  const noFilters = await withoutFilters(cwd, files);
+  if (!noFilters) return undefined;
+  const r = await git([...noFilters, ...DIFF, "--", ...files], cwd, { maxBytes: MAX_DIFF_BYTES });
   return r.code === 0 && r.out ? r.out : undefined;
 }
 
