@@ -131,14 +131,7 @@ export class AgentProcess {
   }
 }
 
-/**
- * One chunk of output per turn of the event loop. While an agent writes faster
- * than od reads, its next chunk is always there, and reading it would go on in
- * promise callbacks, never returning to the loop: what od wrote meanwhile (to an
- * SSE client, to its own stdout) waits in buffers the loop flushes, and timers
- * and other runs wait too. At full speed through `od serve` that wait was over
- * a millisecond per event.
- */
+/** Once the agent's group is gone, a read of its stdout that waits this long for nothing ends the lines. */
 export const QUIET_AFTER_EXIT_MS = 1000;
 
 /**
@@ -173,6 +166,14 @@ export async function* untilQuiet(stream: ReadableStream<Uint8Array>, exited: Pr
   }
 }
 
+/**
+ * One chunk of output per turn of the event loop. While an agent writes faster
+ * than od reads, its next chunk is always there, and reading it would go on in
+ * promise callbacks, never returning to the loop: what od wrote meanwhile (to an
+ * SSE client, to its own stdout) waits in buffers the loop flushes, and timers
+ * and other runs wait too. At full speed through `od serve` that wait was over
+ * a millisecond per event.
+ */
 export async function* chunkPerTurn(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
   for await (const chunk of stream) {
     yield chunk;
