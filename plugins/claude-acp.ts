@@ -5,8 +5,8 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * `@zed-industries/claude-code-acp`): the Claude Agent SDK with Claude Code's own login, settings,
  * CLAUDE.md and .claude/skills. The bridge takes no flags besides `--cli`/`--version`; its
  * permission mode comes from Claude's settings (`permissions.defaultMode`) and then the session's
- * `mode` option, which od's ACP driver does not set yet, so od refuses read-only here (use the
- * `claude` adapter). Whatever the bridge asks is answered by od's policy.
+ * `mode` option: read-only sets it to "plan" (the driver stops the run if the bridge does not offer
+ * or refuses it). Whatever the bridge asks is answered by od's policy.
  */
 const AGENT = { name: "Claude Code (ACP)", login: "run `claude` and type /login, or set ANTHROPIC_API_KEY" };
 

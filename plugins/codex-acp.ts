@@ -5,9 +5,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * `@zed-industries/codex-acp`), which runs `codex app-server` with Codex's own login and
  * config.toml. The bridge has no flags (only `login`, `cli` and `--version`); its starting mode
  * comes from INITIAL_AGENT_MODE: edit mode starts in "workspace-write" (edits inside the
- * workspace, anything else asked through od's policy), full in "agent-full-access". Its
- * "read-only" mode is real too, but it is set by environment only and od's read-only contract
- * is checked on argv, so od refuses read-only here for now (use the `codex` adapter).
+ * workspace, anything else asked through od's policy), full in "agent-full-access". Read-only
+ * sets the session's `mode` option to "read-only" (the driver stops the run if the bridge does
+ * not offer or refuses it).
  */
 const AGENT = { name: "Codex (ACP)", login: "run `codex login` (or set CODEX_API_KEY / OPENAI_API_KEY)" };
 const START_MODE = { "read-only": "read-only", edit: "workspace-write", full: "agent-full-access" } as const;

@@ -27,7 +27,8 @@ export default defineAdapter({
   capabilities: { streaming: true, resume: false, readOnly: false, skills: "prompt" },
   prompt: { via: "argv", maxPromptArgBytes: 30_000 },
   invoke: (ctx) => ({
-    argv: ["exec", ...(ctx.mode === "full" ? ["--auto"] : []), ...(ctx.model ? ["--model", ctx.model] : []), ctx.prompt],
+    // After "--": a prompt that starts with "-" is the prompt, not an option.
+    argv: ["exec", ...(ctx.mode === "full" ? ["--auto"] : []), ...(ctx.model ? ["--model", ctx.model] : []), "--", ctx.prompt],
   }),
   protocol: defineLinesProtocol({
     format: "text",

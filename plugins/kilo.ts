@@ -5,8 +5,8 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * server takes no mode flag (`kilo acp --help`: only server, log and `--cwd` options), so the
  * permission rules come through KILO_PERMISSION, which Kilo merges over its config: in edit mode
  * every edit and command becomes an ACP permission request that od's policy answers (edits inside
- * the working directory only). Read-only would need the session's `mode` option ("ask"/"plan"),
- * which od's ACP driver does not set yet, so od refuses read-only for Kilo.
+ * the working directory only). Read-only sets the session's `mode` option to "ask" (the driver
+ * stops the run if Kilo does not offer or refuses it).
  */
 const AGENT = { name: "Kilo", login: "run `kilo auth login` (or configure a provider in ~/.config/kilo/kilo.json)" };
 const ASK_FIRST = JSON.stringify({ edit: "ask", bash: "ask" });

@@ -4,8 +4,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * DeepSeek Reasonix (npm `reasonix`, a Go binary) over the Agent Client Protocol: `reasonix acp`.
  * Its ACP flags are `-model`, `-planner`, `-sandbox-bash`, `-sandbox-network` and
  * `-workspace-only` ("confine writes to the session cwd"), which edit mode passes. Tool approval
- * (read-only / workspace-write / danger-full-access) and plan mode are session options only,
- * which od's ACP driver does not set yet, so od refuses read-only for Reasonix.
+ * (read-only / workspace-write / danger-full-access) and plan mode are session options: read-only
+ * sets `tool_approval` to "read-only" (the driver stops the run if Reasonix does not offer or
+ * refuses it).
  */
 const AGENT = { name: "Reasonix", login: "run `reasonix setup` (provider keys live in ~/.reasonix/.env)" };
 

@@ -6,8 +6,8 @@ import { AGENT, createState, parse } from "./parse.ts";
  * Headless is `kimi -p <prompt> --output-format stream-json`, and 2.1.0 leaves od no choice:
  * without `-p` it refuses `--output-format` ("Output format is only supported in prompt mode"),
  * and `-p -` sends a literal "-". Print mode always runs with Kimi's "auto" permission policy and
- * rejects `--plan`, `--yolo` and `--auto` next to `-p`, so od cannot offer a read-only mode and
- * edit and full are the same run.
+ * rejects `--plan`, `--yolo` and `--auto` next to `-p`, so od offers neither read-only nor edit
+ * (edit would be a full run under another name): Kimi runs with --mode full only.
  */
 
 /** `kimi provider list --json` prints the configured `models` table; its keys are the `-m` aliases. */
@@ -55,7 +55,7 @@ export default defineAdapter({
     configDir: ".kimi-code",
     models: { args: ["provider", "list", "--json"], parse: parseModelAliases },
   },
-  capabilities: { streaming: true, resume: true, readOnly: false, skills: "prompt" },
+  capabilities: { streaming: true, resume: true, readOnly: false, edit: false, skills: "prompt" },
   prompt: { via: "argv", maxPromptArgBytes: 30_000 },
   invoke: (ctx) => ({
     argv: [

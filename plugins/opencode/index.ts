@@ -10,10 +10,11 @@ import { AGENT, createState, finish, parse } from "./parse.ts";
  * Permissions: `--agent plan` denies edits; its bash stays allowed, so read-only also denies edit
  * and bash through OPENCODE_PERMISSION (merged into every agent's rules, last rule wins). The
  * default agent edits inside the project; other directories are "ask", which a headless run
- * auto-rejects. `--auto` approves everything not explicitly denied: full only.
+ * auto-rejects. Its bash and webfetch default to "allow", so edit makes them "ask" (rejected
+ * headless): edit mode is file edits. `--auto` approves everything not explicitly denied: full only.
  */
 const MODE_ARGS = { "read-only": ["--agent", "plan"], edit: [], full: ["--auto"] } as const;
-const READ_ONLY_PERMISSION = JSON.stringify({ edit: "deny", bash: "deny" });
+const PERMISSION = { "read-only": JSON.stringify({ edit: "deny", bash: "deny" }), edit: JSON.stringify({ bash: "ask", webfetch: "ask" }) } as const;
 
 /** `opencode models` prints one `provider/model` id per line. */
 export function parseModelList(output: string): string[] {
@@ -60,7 +61,7 @@ export default defineAdapter({
       ...(ctx.resume ? ["--session", ctx.resume] : []),
       ...MODE_ARGS[ctx.mode],
     ],
-    env: ctx.mode === "read-only" ? { OPENCODE_PERMISSION: READ_ONLY_PERMISSION } : undefined,
+    env: ctx.mode === "full" ? undefined : { OPENCODE_PERMISSION: PERMISSION[ctx.mode] },
     stdin: ctx.prompt,
   }),
   protocol: defineLinesProtocol({ createState, parse, finish }),

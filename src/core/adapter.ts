@@ -156,6 +156,8 @@ export const AdapterSchema = z
       resume: z.boolean(),
       images: z.boolean().default(false),
       readOnly: z.boolean(),
+      /** Edit mode can hold the CLI to file edits; false when headless it runs every tool unasked (then od runs it in full mode only). */
+      edit: z.boolean().default(true),
       relayApprovals: z.boolean().default(false),
       /** The CLI selects a role definition by a flag of its own (Claude's --agent). */
       roles: z.boolean().default(false),

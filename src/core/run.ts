@@ -23,23 +23,33 @@ import { type AppliedSkills, applySkills } from "./skill-apply.ts";
 import { loadSkills, type Skill, type SkillCatalog } from "./skills.ts";
 import type { Slots } from "./slots.ts";
 
+/**
+ * A value od hands a CLI as a flag's argument (a model, a session id, a role, a tool). One that
+ * starts with "-" is refused: many CLIs' parsers read it as a flag of its own (`--model --yolo`),
+ * which would give the agent more authority than the mode asked for.
+ */
+const FlagValue = z
+  .string()
+  .min(1)
+  .refine((v) => !v.startsWith("-"), "must not start with '-' (a CLI would read it as a flag of its own)");
+
 export const RunRequest = z.object({
   agent: z.string().min(1),
   prompt: z.string().refine((p) => p.trim().length > 0, "the prompt is empty"),
   cwd: z.string().min(1).optional(),
   mode: Mode.default("edit"),
-  model: z.string().min(1).optional(),
-  effort: z.string().min(1).optional(),
-  resume: z.string().min(1).optional(),
+  model: FlagValue.optional(),
+  effort: FlagValue.optional(),
+  resume: FlagValue.optional(),
   timeoutMs: z.number().int().positive().optional(),
   /** Skills by name (`od skills` lists them). */
   skills: z.array(z.string().min(1)).default([]),
   /** Tools the agent may use without asking (passed to CLIs that take such a list). */
-  allowedTools: z.array(z.string().min(1)).default([]),
+  allowedTools: z.array(FlagValue).default([]),
   /** A cap on the agent's turns (passed to CLIs that take one). */
   maxTurns: z.number().int().positive().optional(),
   /** A role defined with `od init` for this agent. */
-  role: z.string().min(1).optional(),
+  role: FlagValue.optional(),
   /** Image files to send with the prompt, for agents that accept images natively. */
   images: z.array(z.string().min(1)).default([]),
 });
@@ -263,7 +273,6 @@ async function knownFacts(adapter: Adapter, bin: string, env: Record<string, str
   return { flags: cached?.flags ? new Set(cached.flags) : undefined };
 }
 
-/** Everything that can fail before a process exists, in the order a user would fix it. */
 /** Everything that can fail before a process exists, in the order a user would fix it; it writes nothing. */
 async function prepare(input: RunRequest, opts: RunOptions) {
   const parsed = RunRequest.safeParse(input);
@@ -282,6 +291,8 @@ async function prepare(input: RunRequest, opts: RunOptions) {
     throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
   if (request.mode === "read-only" && !adapter.capabilities.readOnly)
     throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
+  if (request.mode === "edit" && !adapter.capabilities.edit)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot be held to edits: headless, it runs every tool without asking`, "Use --mode full if that is what you want, or pick another agent.");
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
   checkPassThrough(adapter, request, registry);

@@ -26,6 +26,8 @@ export interface LiveCli {
   cannot?: Partial<Record<string, string>>;
   /** The login hint od must give on a rejected key. */
   loginHint: RegExp;
+  /** The mode the scenarios run in, for a CLI od offers in full mode only (default: edit). */
+  mode?: "full";
 }
 
 /** pi's provider for the stub (models.json), and the model the lane selects explicitly. */
@@ -203,6 +205,7 @@ export const CLIS: LiveCli[] = [
   },
   {
     id: "kimi",
+    mode: "full", // headless Kimi runs every tool unasked: od refuses it edit mode
     pkg: "@moonshot-ai/kimi-code",
     version: "2.1.0",
     bin: "kimi",

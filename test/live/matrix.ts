@@ -12,8 +12,8 @@ import { startPushyProxy } from "./pushy.ts";
 
 /** Registers one CLI x scenario test; the body returns a note for the results table. */
 export type ScenarioFn = (cli: LiveCli, name: string, initial: Scenario, body: (fx: Fixture) => Promise<string | void>) => void;
-/** od run args every test shares: the fixture's work dir as --cwd, and a safety timeout. */
-const base = (fx: Fixture) => ["--agent", fx.cli.id, "--cwd", fx.work, "--timeout", "50"];
+/** od run args every test shares: the fixture's work dir as --cwd, a safety timeout, and the mode of a CLI od offers in full mode only. */
+const base = (fx: Fixture) => ["--agent", fx.cli.id, "--cwd", fx.work, "--timeout", "50", ...(fx.cli.mode ? ["--mode", fx.cli.mode] : [])];
 const od = (fx: Fixture, args: string[], prompt: string) => runOd([...base(fx), ...args, prompt], { env: fx.env, cwd: fx.work });
 
 /** Every file under dir with its bytes. */
@@ -50,7 +50,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
   });
 
   scenario(cli, "tool-edit", { kind: "tool-write", file: "hello.txt", content: hello, finalText: "OD_LIVE_FILE_WRITTEN" }, async (fx) => {
-    const r = await od(fx, ["--mode", "edit"], "Create hello.txt with a greeting");
+    const r = await od(fx, cli.mode ? [] : ["--mode", "edit"], "Create hello.txt with a greeting");
     checkRun(r);
     expect(r.of("error")).toEqual([]);
     expect(r.exitCode).toBe(0);
