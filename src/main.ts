@@ -1,5 +1,7 @@
 #!/usr/bin/env bun
-import { defineCommand, runMain } from "citty";
+import { defineCommand, runCommand, runMain } from "citty";
+import { renderError } from "./cli/command.ts";
+import { OdError } from "./core/errors.ts";
 import { VERSION } from "./version.ts";
 
 const load = <T>(p: Promise<{ default: T }>) => p.then((m) => m.default);
@@ -27,4 +29,20 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
   });
 }
 
-await runMain(main);
+// Help and --version as citty prints them; a mistake citty finds in the arguments (an unknown
+// command, a value outside an enum) is a usage error like od's own: one line on stderr, exit 2.
+const rawArgs = process.argv.slice(2);
+if (rawArgs.length === 1 && rawArgs[0] === "--version") await runMain(main);
+else if (rawArgs.some((a) => a === "--help" || a === "-h") || rawArgs.length === 0) await runMain(main);
+else
+  try {
+    await runCommand(main, { rawArgs });
+  } catch (err) {
+    if ((err as Error)?.name !== "CLIError") throw err;
+    const sub = rawArgs.find((a) => !a.startsWith("-"));
+    process.exitCode = renderError(new OdError("INVALID_REQUEST", stripAnsi((err as Error).message), `See \`od ${sub && sub in (main.subCommands as object) ? `${sub} ` : ""}--help\`.`));
+  }
+
+function stripAnsi(text: string): string {
+  return text.replace(/\x1b\[[0-9;]*m/g, "");
+}

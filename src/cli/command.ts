@@ -13,7 +13,11 @@ export function renderError(err: unknown): number {
   return exitCodeFor(e.code);
 }
 
-/** citty's defineCommand, with od's one error renderer around the body: no stack traces for users. */
+/**
+ * citty's defineCommand, with od's one error renderer around the body (no stack traces for
+ * users), and no unknown option let through: citty would take `--modle opus` as nothing and
+ * `opus` as part of the prompt.
+ */
 export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandDef<T> {
   const run = def.run;
   return defineCommand({
@@ -21,6 +25,8 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
     run: run
       ? async (ctx) => {
           try {
+            const unknown = unknownOption(ctx.rawArgs, (def.args ?? {}) as ArgsDef);
+            if (unknown) throw new OdError("INVALID_REQUEST", `Unknown option ${unknown}`, `See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`);
             return await run(ctx);
           } catch (err) {
             process.exitCode = renderError(err);
@@ -28,4 +34,21 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
         }
       : undefined,
   });
+}
+
+/** The first option in `rawArgs` (before a "--") that `args` does not define, if any. */
+export function unknownOption(rawArgs: string[], args: ArgsDef): string | undefined {
+  const known = new Set(["help", "h"]);
+  for (const [name, def] of Object.entries(args)) {
+    known.add(name);
+    if (def.type === "boolean") known.add(`no-${name}`);
+    for (const alias of ([] as string[]).concat((def as { alias?: string | string[] }).alias ?? [])) known.add(alias);
+  }
+  for (const token of rawArgs) {
+    if (token === "--") return undefined;
+    // An option looks like --name[=value] or -x; "-" alone (stdin), numbers and prose are values.
+    const m = /^--?([A-Za-z][\w-]*)(=.*)?$/.exec(token);
+    if (m && !known.has(m[1]!) && (token.startsWith("--") || m[1]!.length === 1)) return token.split("=")[0];
+  }
+  return undefined;
 }

@@ -21,7 +21,12 @@ describe("od (compiled)", () => {
     for (const cmd of ["run", "agents", "plugins"]) expect(help.out).toContain(cmd);
     const runHelp = od(["run", "--help"], {});
     for (const flag of ["--agent", "--mode", "--json", "--dry-run", "--resume", "--timeout"]) expect(runHelp.out).toContain(flag);
-    expect(od(["bogus"], {}).code).toBe(1);
+    // Usage mistakes are exit 2 with one line (and a hint) on stderr, and nothing on stdout.
+    for (const args of [["bogus"], ["run", "--mode", "bad", "--json", "hi"], ["run", "--modle", "opus", "--dry-run", "hi"], ["models"]]) {
+      const r = od(args, { HOME: "/nonexistent" });
+      expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: "" });
+      expect(r.err).toMatch(/^od: .+ \[INVALID_REQUEST\]\nhint: See `od .*--help`\.\n/);
+    }
   });
 
   test("run prints the assistant's text on stdout and the rest on stderr", async () => {
