@@ -4,7 +4,6 @@ import { detectCached } from "../core/detect-cache.ts";
 import { liveCheck } from "../core/live-check.ts";
 import { odHome, pluginDirs } from "../core/paths.ts";
 import { loadRegistry } from "../core/registry.ts";
-import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";
 import { printJson } from "./table.ts";
 
@@ -19,11 +18,11 @@ export default odCommand({
   args: {
     json: { type: "boolean", description: "Print JSON for scripts" },
     live: { type: "boolean", description: "Also send one tiny read-only prompt to each installed agent (uses your account)" },
-    ...refreshArg,
+    refresh: { type: "boolean", default: true, description: "Probe every agent afresh (the default; --no-refresh uses the 24 h cache)" },
   },
   async run({ args }) {
     const registry = await loadRegistry();
-    const { detections } = await detectCached(registry.list().map((e) => e.adapter), { refresh: args.refresh ?? true });
+    const { detections } = await detectCached(registry.list().map((e) => e.adapter), { refresh: args.refresh });
     const findings: Finding[] = [];
     for (const d of detections) {
       if (d.status === "ready") findings.push({ level: "ok", what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})` });
@@ -43,9 +42,10 @@ export default odCommand({
       else if (r.written.length) findings.push({ level: "broken", what: `${r.agent} wrote ${r.written.join(", ")} during a read-only check`, fix: "report this: the read-only mode did not hold" });
       else findings.push({ level: "broken", what: `${r.agent} live check ${r.status}: ${r.error?.message ?? "no answer"} [${r.error?.code ?? "?"}]`, fix: r.error?.hint });
     }
-    if (args.json) return printJson({ ok: !findings.some((f) => f.level === "broken"), findings, detections, live, pluginDirs: pluginDirs() });
+    const ok = !findings.some((f) => f.level === "broken");
+    if (!ok) process.exitCode = 1;
+    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs() });
     for (const f of findings) process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
-    if (findings.some((f) => f.level === "broken")) process.exitCode = 1;
   },
 });
 

@@ -59,5 +59,6 @@ export async function runParallel(agents: string[], base: Omit<RunRequest, "agen
     process.stdout.write(`\n${table(["agent", "status", "time", "tokens in/out", "cost", "files changed"], rows)}\n`);
     process.stderr.write("each agent ran in its own copy of the working directory; yours is unchanged\n");
   }
+  if (opts.signal.aborted) return 130;
   return results.every((r) => r.status === "succeeded") ? 0 : 1;
 }

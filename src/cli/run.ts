@@ -46,7 +46,7 @@ export default odCommand({
     const images = list(args.image);
     const retries = Number(args.retries);
     if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
-    const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : Number(args["max-turns"]) };
+    const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : wholeNumber("--max-turns", args["max-turns"]) };
     const policyFor = (agent: string) => ({ ...DEFAULT_RETRY, attempts: retries + 1, fallbackModel: registry.get(agent)?.adapter.rateLimitFallbackModel });
 
     if (args.agent?.includes(",")) {
@@ -60,6 +60,7 @@ export default odCommand({
       }
       const controller = new AbortController();
       process.on("SIGINT", () => controller.abort());
+      process.on("SIGTERM", () => controller.abort());
       process.exitCode = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color: Boolean(process.stderr.isTTY) && !process.env.NO_COLOR, policyFor });
       return;
     }
@@ -118,10 +119,17 @@ function printPlan(plan: Awaited<ReturnType<typeof planRun>>, json: boolean, lab
 }
 
 async function readPrompt(positionals: string[]): Promise<string> {
-  if (positionals.length === 1 && positionals[0] === "-") return await Bun.stdin.text();
-  const prompt = positionals.join(" ");
-  if (!prompt.trim()) throw new OdError("INVALID_REQUEST", "No prompt given", 'Pass it as an argument (od run --agent pi "fix the tests") or "-" to read stdin.');
+  const fromStdin = positionals.length === 1 && positionals[0] === "-";
+  if (fromStdin && process.stdin.isTTY) log.info("reading the prompt from the terminal; end it with Ctrl-D");
+  const prompt = fromStdin ? await Bun.stdin.text() : positionals.join(" ");
+  if (!prompt.trim()) throw new OdError("INVALID_REQUEST", fromStdin ? "The prompt read from stdin is empty" : "No prompt given", 'Pass it as an argument (od run --agent pi "fix the tests") or "-" to read stdin.');
   return prompt;
+}
+
+function wholeNumber(flag: string, value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new OdError("INVALID_REQUEST", `${flag} must be a whole number above 0, not "${value}"`);
+  return n;
 }
 
 function seconds(value: string): number {

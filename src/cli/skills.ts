@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { OdError } from "../core/errors.ts";
 import { loadSkills } from "../core/skills.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
@@ -9,6 +11,7 @@ export default odCommand({
     "skills-dir": { type: "string", description: "Another folder of skills (shadows the others by name)" },
   },
   async run({ args }) {
+    if (args["skills-dir"] && !existsSync(args["skills-dir"])) throw new OdError("INVALID_REQUEST", `No such folder: ${args["skills-dir"]}`, "Pass --skills-dir a folder of skills (one SKILL.md per subfolder).");
     const catalog = await loadSkills(args["skills-dir"] ? [args["skills-dir"]] : []);
     const skills = [...catalog.skills.values()].map((s) => ({ ...s.meta, source: s.source, files: Object.keys(s.files).sort() }));
     if (catalog.errors.length) process.exitCode = 1;

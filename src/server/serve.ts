@@ -30,7 +30,7 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export function startServer(opts: ServeOptions) {
   const env = opts.env ?? process.env;
   if (!LOOPBACK.has(opts.host) && !opts.token)
-    throw new OdError("INVALID_REQUEST", `Refusing to listen on ${opts.host} without a configured token`, "Set OD_SERVER_TOKEN (or --token) to listen beyond loopback; anyone who can reach the port can run agents.");
+    throw new OdError("INVALID_REQUEST", `Refusing to listen on ${opts.host} without a configured token`, "Set OD_SERVER_TOKEN to listen beyond loopback; anyone who can reach the port can run agents.");
   if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new OdError("INVALID_REQUEST", `--port must be a whole number from 0 to 65535, not ${opts.port}`, "0 picks a free port.");
   const slots = new Slots(opts.maxRuns);
   let app: ReturnType<typeof createApp> | undefined;

@@ -121,6 +121,34 @@ describe("od doctor", () => {
     const bad = od(["doctor", "--live"], writer.env);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
+    const badJson = od(["doctor", "--live", "--json"], writer.env);
+    expect(badJson.code).toBe(1); // the same verdict as the text, for scripts
+    expect(JSON.parse(badJson.out).ok).toBe(false);
+  });
+
+  test("an agent whose probe fails is listed broken, and says why", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "claude", [{ exit: 3 }]);
+    const r = od(["agents", "--refresh"], fake.env);
+    expect(r.out).toMatch(/claude +broken/);
+    expect(r.err).toMatch(/^claude: .+/m);
+  });
+});
+
+describe("od run: small mistakes, plainly (compiled)", () => {
+  test("an empty prompt on stdin, a --max-turns that is no number, a --skills-dir that does not exist: exit 2 with what is wrong", async () => {
+    await using tmp = tmpdir();
+    const env = { PATH: "/usr/bin:/bin", HOME: tmp.path };
+    const cases: Array<[string[], string, string?]> = [
+      [["run", "--agent", "claude", "-"], "The prompt read from stdin is empty", ""],
+      [["run", "--agent", "claude", "--max-turns", "abc", "x"], '--max-turns must be a whole number above 0, not "abc"'],
+      [["skills", "--skills-dir", join(tmp.path, "nope")], "No such folder"],
+    ];
+    for (const [args, message, stdin] of cases) {
+      const r = od(args, env, stdin);
+      expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: "" });
+      expect(r.err).toContain(message);
+    }
   });
 });
 
@@ -155,6 +183,21 @@ describe("od run interrupted (compiled)", () => {
     expect(await od.exited).toBe(130);
     expect(readdirSync(work)).toEqual([]);
     expect(claude.pids().map(alive)).toEqual([false]); // the agent's group went with od
+  });
+});
+
+describe("od run with several agents, interrupted (compiled)", () => {
+  test("Ctrl-C cancels every agent, and the exit code says cancelled (130)", async () => {
+    await using tmp = tmpdir();
+    const work = join(tmp.path, "work");
+    mkdirSync(work);
+    const claude = installFake(tmp.path, "claude", [{ read: "all" }, { spawn: ["sleep", "1000"] }, { hang: true }]);
+    const pi = installFake(tmp.path, "pi", [{ spawn: ["sleep", "1000"] }, { hang: true }]);
+    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude,pi", "--cwd", work, "x"], { env: { NO_COLOR: "1", ...claude.env }, stdout: "ignore", stderr: "ignore" });
+    while (claude.pids().length + pi.pids().length < 2) await Bun.sleep(20);
+    od.kill("SIGINT");
+    expect(await od.exited).toBe(130);
+    expect([...claude.pids(), ...pi.pids()].map(alive)).toEqual([false, false]);
   });
 });
 
