@@ -5,6 +5,7 @@ import { liveCheck } from "../core/live-check.ts";
 import { odHome, pluginDirs } from "../core/paths.ts";
 import { loadRegistry } from "../core/registry.ts";
 import { odCommand } from "./command.ts";
+import { log } from "./log.ts";
 import { printJson } from "./table.ts";
 
 interface Finding {
@@ -36,14 +37,23 @@ export default odCommand({
     if (missing.length) findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
     for (const e of registry.errors) findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
-    const live = args.live ? await Promise.all(detections.filter((d) => d.installed).map((d) => liveCheck(d.id, registry))) : [];
+    // Ctrl-C cancels the live checks (each agent's whole process group), then the report says so.
+    const controller = new AbortController();
+    const cancel = () => controller.abort();
+    process.once("SIGINT", cancel);
+    process.once("SIGTERM", cancel);
+    const installed = detections.filter((d) => d.installed);
+    if (args.live && installed.length) log.info(`sending one read-only prompt to ${installed.map((d) => d.id).join(", ")} (up to 2 min each; Ctrl-C cancels)`);
+    const live = args.live ? await Promise.all(installed.map((d) => liveCheck(d.id, registry, { signal: controller.signal }))) : [];
+    process.off("SIGINT", cancel);
+    process.off("SIGTERM", cancel);
     for (const r of live) {
       if (r.status === "succeeded" && r.written.length === 0) findings.push({ level: "ok", what: `${r.agent} answered in ${(r.durationMs / 1000).toFixed(1)}s${r.model ? ` (${r.model})` : ""}: ${JSON.stringify(r.answer.trim().slice(0, 60))}` });
       else if (r.written.length) findings.push({ level: "broken", what: `${r.agent} wrote ${r.written.join(", ")} during a read-only check`, fix: "report this: the read-only mode did not hold" });
       else findings.push({ level: "broken", what: `${r.agent} live check ${r.status}: ${r.error?.message ?? "no answer"} [${r.error?.code ?? "?"}]`, fix: r.error?.hint });
     }
     const ok = !findings.some((f) => f.level === "broken");
-    if (!ok) process.exitCode = 1;
+    if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
     if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs() });
     for (const f of findings) process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
   },

@@ -126,6 +126,18 @@ describe("od doctor", () => {
     expect(JSON.parse(badJson.out).ok).toBe(false);
   });
 
+  test("Ctrl-C during --live cancels the checks: the agents' processes go, and the report still comes", async () => {
+    await using tmp = tmpdir();
+    // Detection's probes get the plain answer; the live prompt gets an agent that never answers.
+    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { ifStdin: "connectivity check", then: [{ spawn: ["sleep", "1000"] }, { hang: true }] }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const doctor = Bun.spawn([DIST_OD, "doctor", "--live"], { env: { NO_COLOR: "1", ...fake.env }, stdout: "pipe", stderr: "ignore" });
+    while (!fake.pids().length) await Bun.sleep(20);
+    doctor.kill("SIGINT");
+    expect(await doctor.exited).toBe(130);
+    expect(await new Response(doctor.stdout).text()).toContain("claude live check cancelled");
+    expect(fake.pids().map(alive)).toEqual([false]);
+  });
+
   test("an agent whose probe fails is listed broken, and says why", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "claude", [{ exit: 3 }]);
