@@ -7,6 +7,8 @@ import { createWorkspace } from "./workspace.ts";
 
 export interface ParallelResult {
   agent: string;
+  /** The run's id, as in its events (none when its workspace could not be made). */
+  runId?: string;
   status: "succeeded" | "failed" | "cancelled";
   durationMs: number;
   inputTokens?: number;
@@ -44,7 +46,7 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
       for await (const event of runWithRetry({ ...request, cwd: ws.dir }, { registry: opts.registry, env: opts.env, signal: opts.signal, slots }, opts.policyFor?.(request.agent))) {
         if (event.type === "usage") Object.assign(result, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, costUsd: event.costUsd });
         if (event.type === "error") result.error ??= event.message;
-        if (event.type === "run.finished") Object.assign(result, { status: event.status, durationMs: event.durationMs });
+        if (event.type === "run.finished") Object.assign(result, { runId: event.runId, status: event.status, durationMs: event.durationMs });
         push({ agent: label, event });
       }
       Object.assign(result, await ws.changes());

@@ -102,7 +102,7 @@ export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): 
         errorCode: error?.code,
         errorMessage: error?.message,
         rawTail: raw,
-        note: before && after ? undefined : `over ${MAX_FILES} files: changes not tracked`,
+        note: before && after ? undefined : `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`,
       };
       yield { ...e, seq: e.seq + 1 };
       continue;

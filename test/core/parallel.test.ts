@@ -45,6 +45,8 @@ describe("parallel runs", () => {
     expect(readdirSync(repo).sort()).toEqual([".git", "work.txt"]);
     expect(sh("git worktree list").stdout.toString().trim().split("\n")).toHaveLength(1);
     expect(items.filter((i) => "event" in i && i.event.type === "run.finished")).toHaveLength(3);
+    // Each result names its run, so a script reading --json can tie the events to the agent.
+    for (const r of results) expect(items.some((i) => "event" in i && i.event.type === "run.started" && i.event.runId === r.runId && i.event.agent === r.agent)).toBe(true);
   });
 
   test("outside a repository: a private copy each, and the files each changed", async () => {
