@@ -40,9 +40,12 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
 export function unknownOption(rawArgs: string[], args: ArgsDef): string | undefined {
   const known = new Set(["help", "h"]);
   for (const [name, def] of Object.entries(args)) {
-    known.add(name);
-    if (def.type === "boolean") known.add(`no-${name}`);
-    for (const alias of ([] as string[]).concat((def as { alias?: string | string[] }).alias ?? [])) known.add(alias);
+    // Each spelling citty accepts: the name, its camelCase (--dry-run, --dryRun), its aliases, and --no-<any> for a boolean.
+    const names = [name, name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), ...([] as string[]).concat((def as { alias?: string | string[] }).alias ?? [])];
+    for (const n of names) {
+      known.add(n);
+      if (def.type === "boolean") known.add(`no-${n}`);
+    }
   }
   for (const token of rawArgs) {
     if (token === "--") return undefined;

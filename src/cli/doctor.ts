@@ -37,11 +37,12 @@ export default odCommand({
     if (missing.length) findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
     for (const e of registry.errors) findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
-    // Ctrl-C cancels the live checks (each agent's whole process group), then the report says so.
+    // Ctrl-C cancels the live checks (each agent's whole process group), then the report says so;
+    // a second one leaves at once (od's exit handler still stops the agents).
     const controller = new AbortController();
-    const cancel = () => controller.abort();
-    process.once("SIGINT", cancel);
-    process.once("SIGTERM", cancel);
+    const cancel = () => (controller.signal.aborted ? process.exit(130) : controller.abort());
+    process.on("SIGINT", cancel);
+    process.on("SIGTERM", cancel);
     const installed = detections.filter((d) => d.installed);
     if (args.live && installed.length) log.info(`sending one read-only prompt to ${installed.map((d) => d.id).join(", ")} (up to 2 min each; Ctrl-C cancels)`);
     const live = args.live ? await Promise.all(installed.map((d) => liveCheck(d.id, registry, { signal: controller.signal }))) : [];

@@ -36,14 +36,14 @@ export default odCommand({
     ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
     "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
     const prompt = await readPrompt(args._);
     const list = (v: unknown) => ([] as string[]).concat((v as string | string[] | undefined) ?? []).map(String);
     const timeoutMs = args.timeout === undefined ? undefined : seconds(args.timeout);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
-    const skills = list(args.skill).flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
-    const images = list(args.image);
+    const skills = repeated(rawArgs, "skill", "s").flatMap((s) => s.split(",")).map((s) => s.trim()).filter(Boolean);
+    const images = repeated(rawArgs, "image", "i");
     const retries = Number(args.retries);
     if (!Number.isInteger(retries) || retries < 0) throw new OdError("INVALID_REQUEST", `--retries must be a whole number, not "${args.retries}"`);
     const base = { prompt, cwd: args.cwd, mode: args.mode as "edit", model: args.model, effort: args.effort, timeoutMs, skills, images, allowedTools: list(args["allowed-tools"]).flatMap((t) => t.split(",")).map((t) => t.trim()).filter(Boolean), maxTurns: args["max-turns"] === undefined ? undefined : wholeNumber("--max-turns", args["max-turns"]) };
@@ -109,6 +109,19 @@ export default odCommand({
     else if (finished?.status !== "succeeded") process.exitCode = firstError ? exitCodeFor(firstError.code) : 1;
   },
 });
+
+/** Every value a repeatable option was given (citty keeps only the last): `--skill a --skill b`, `-s a`, `--skill=a`. */
+export function repeated(rawArgs: string[], long: string, short: string): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < rawArgs.length; i++) {
+    const token = rawArgs[i]!;
+    if (token === "--") break;
+    if (token === `--${long}` || token === `-${short}`) {
+      if (i + 1 < rawArgs.length) out.push(rawArgs[++i]!);
+    } else if (token.startsWith(`--${long}=`)) out.push(token.slice(long.length + 3));
+  }
+  return out;
+}
 
 /** What --dry-run shows: the plan as one JSON line, or as text (under the agent's label when there are several). */
 function printPlan(plan: Awaited<ReturnType<typeof planRun>>, json: boolean, label?: string): void {

@@ -57,5 +57,5 @@ export async function withoutFilters(cwd: string, files: string[]): Promise<stri
     if (value && value !== "unspecified" && value !== "unset" && value !== "set") names.add(value);
   }
   if ([...names].some((n) => /[=\n]/.test(n))) return undefined;
-  return [...names].flatMap((n) => ["-c", `filter.${n}.clean=`, "-c", `filter.${n}.process=`]);
+  return [...names].flatMap((n) => ["-c", `filter.${n}.clean=`, "-c", `filter.${n}.process=`, "-c", `filter.${n}.required=false`]);
 }

@@ -209,9 +209,10 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         }
         if (step.done) {
           proc.closeStdin();
-          later(() => {
+          later(async () => {
+            if (!(await isRunning(running))) return; // it left by itself: its exit is its own
             reaped = true;
-            return running.cancel(opts.ladder);
+            await running.cancel(opts.ladder);
           }, opts.doneGraceMs ?? 3000);
         }
       }

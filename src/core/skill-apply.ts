@@ -109,14 +109,9 @@ class Placed {
   }
 
   write(path: string, bytes: Uint8Array): void {
-    if (existsSync(path)) {
-      // The same bytes are od's own, left by a run that was killed: taken back, and removed at the end.
-      if (!sameBytes(path, bytes)) throw new OdError("INVALID_REQUEST", `A skill's file would overwrite ${path}`, "That path is not od's: move or remove it, or run without the skill.");
-      this.files.set(path, bytes);
-      // Its folders go too, each only if empty at the end.
-      for (let d = dirname(path); d !== this.cwd && d.startsWith(this.cwd) && !this.dirs.includes(d); d = dirname(d)) this.dirs.push(d);
-      return;
-    }
+    // Never overwritten, not even with the same bytes: another run in this folder may be using it.
+    if (existsSync(path))
+      throw new OdError("INVALID_REQUEST", `A skill's file is already at ${path}`, `Another run in this folder may be using it; if a run that was killed left it, remove ${relative(this.cwd, dirname(path))}.`);
     if (this.dryRun) {
       this.files.set(path, bytes);
       return;
@@ -144,7 +139,7 @@ class Placed {
     }
     this.files.clear();
     // Deepest first, and only when empty: whatever the agent itself wrote there stays.
-    for (const d of this.dirs.splice(0).sort((a, b) => b.length - a.length)) {
+    for (const d of this.dirs.splice(0).reverse()) {
       try {
         if (readdirSync(d).length === 0) rmdirSync(d);
       } catch {}

@@ -1,6 +1,6 @@
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, relative } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
 
 /** A private copy of a working directory for one agent, and what that agent changed in it. */
@@ -61,7 +61,8 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
       if (pending) await must(["apply", "--whitespace=nowarn"], dir, { stdin: pending });
       for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
-        cpSync(join(repo, file), join(dir, file));
+        // "nested/" is an untracked repository inside: its files come, its own .git does not.
+        cpSync(join(repo, file), join(dir, file), { recursive: true, filter: (src) => basename(src) !== ".git" });
       }
       await must(["add", "-A"], dir);
       await must([...GIT_ID, "commit", "-q", "--allow-empty", "--no-verify", "-m", "od baseline"], dir);

@@ -48,22 +48,19 @@ export function startServer(opts: ServeOptions) {
     throw new OdError("INVALID_REQUEST", `Cannot listen on ${opts.host}:${opts.port}: ${e?.message ?? e}`, "Check --host: it must be an address of this machine.");
   }
   const home = odHome(env);
-  let release: () => void;
+  let release = () => {};
+  let setup: { token: string; tokenFile: string; recovered: string[]; runs: RunStore };
   try {
     mkdirSync(home, { recursive: true });
     release = claimHome(home);
+    setup = takeOver(home, opts, slots, env);
   } catch (err) {
+    // Nothing half-started: the port is freed and the claim released.
     server.stop(true);
+    release();
     throw err;
   }
-  const token = opts.token ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
-  const tokenFile = join(home, "server-token");
-  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
-  chmodSync(tokenFile, 0o600);
-
-  const log = new RunLog(join(home, "runs"));
-  const recovered = log.recover();
-  const runs = new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn });
+  const { token, tokenFile, recovered, runs } = setup;
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
   const port = server.port;
   // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
@@ -82,6 +79,17 @@ export function startServer(opts: ServeOptions) {
       release();
     },
   };
+}
+
+/** The home's token file (a fresh token unless one is configured), its run log, with runs a dead server left live failed. */
+function takeOver(home: string, opts: ServeOptions, slots: Slots, env: Record<string, string | undefined>) {
+  const token = opts.token ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
+  const tokenFile = join(home, "server-token");
+  writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
+  chmodSync(tokenFile, 0o600);
+  const log = new RunLog(join(home, "runs"));
+  const recovered = log.recover();
+  return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn }) };
 }
 
 /**

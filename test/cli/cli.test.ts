@@ -3,6 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { SERVE_HEAP_BUDGET } from "../../src/cli/heap-budget.ts";
+import { repeated } from "../../src/cli/run.ts";
 import { OdEvent } from "../../src/core/events.ts";
 import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
 
@@ -22,6 +23,7 @@ describe("od (compiled)", () => {
     const runHelp = od(["run", "--help"], {});
     for (const flag of ["--agent", "--mode", "--json", "--dry-run", "--resume", "--timeout"]) expect(runHelp.out).toContain(flag);
     // Usage mistakes are exit 2 with one line (and a hint) on stderr, and nothing on stdout.
+    expect(od(["run", "--agent", "claude", "--dryRun", "--no-json", "hi"], { HOME: "/nonexistent" }).code).toBe(0); // citty's own spellings stay known
     for (const args of [["bogus"], ["run", "--mode", "bad", "--json", "hi"], ["run", "--modle", "opus", "--dry-run", "hi"], ["models"]]) {
       const r = od(args, { HOME: "/nonexistent" });
       expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: "" });
@@ -322,4 +324,8 @@ describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
     expect(await serve({})).toEqual({ heap: String(SERVE_HEAP_BUDGET), agentSaw: "unset" });
     expect(await serve({ BUN_JSC_forceRAMSize: "1073741824" })).toEqual({ heap: "1073741824", agentSaw: "1073741824" });
   });
+});
+
+test("a repeatable option keeps every value (citty keeps only the last)", () => {
+  expect(repeated(["--skill", "a", "-s", "b", "--skill=c", "--agent", "x", "--", "--skill", "d"], "skill", "s")).toEqual(["a", "b", "c"]);
 });

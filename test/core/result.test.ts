@@ -16,7 +16,7 @@ describe("run result", () => {
     // A config the agent could have written: colour, and commands git would run for a diff. The summary uses none of them.
     const ran = join(tmp.path, "ran");
     Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && echo "*.txt diff=x filter=y" > .gitattributes && git add a.txt .gitattributes && git -c user.name=t -c user.email=t@t commit -qm init`]);
-    const configs = [["color.ui", "always"], ["diff.external", "false"], ["diff.x.textconv", `touch ${ran}-textconv; cat`], ["core.fsmonitor", `touch ${ran}-fsmonitor`], ["filter.y.clean", `touch ${ran}-filter; cat`]];
+    const configs = [["color.ui", "always"], ["diff.external", "false"], ["diff.x.textconv", `touch ${ran}-textconv; cat`], ["core.fsmonitor", `touch ${ran}-fsmonitor`], ["filter.y.clean", `touch ${ran}-filter; cat`], ["filter.y.required", "true"]];
     for (const [key, value] of configs) Bun.spawnSync(["git", "config", key!, value!], { cwd: repo });
     const fake = installFake(tmp.path, "fake-agent", [
       { read: "all" },

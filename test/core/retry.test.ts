@@ -58,18 +58,20 @@ describe("retry", () => {
     expect(finished(events).status).toBe("failed");
   });
 
-  test("a cancel during the wait ends the run at once, cancelled", async () => {
-    await using tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "fail", v: "503 Service Unavailable" } }]);
-    const controller = new AbortController();
-    const forever = () => new Promise<void>(() => {});
-    const events = [];
-    for await (const e of runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal }, policy, forever)) {
-      events.push(e);
-      if (e.type === "status" && e.label === "retrying") setTimeout(() => controller.abort(), 10);
+  test("a cancel during the wait, or as it is announced, ends the run at once, cancelled", async () => {
+    for (const when of ["during the wait", "as it is announced"]) {
+      await using tmp = tmpdir();
+      const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "fail", v: "503 Service Unavailable" } }]);
+      const controller = new AbortController();
+      const forever = () => new Promise<void>(() => {});
+      const events = [];
+      for await (const e of runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal }, policy, forever)) {
+        events.push(e);
+        if (e.type === "status" && e.label === "retrying") when === "during the wait" ? setTimeout(() => controller.abort(), 10) : controller.abort();
+      }
+      expect({ when, status: finished(events).status }).toEqual({ when, status: "cancelled" });
+      expect(ofType(events, "run.finished")).toHaveLength(1);
     }
-    expect(finished(events).status).toBe("cancelled");
-    expect(ofType(events, "run.finished")).toHaveLength(1);
   });
 
   test("bounded: the last attempt's failure ends the run", async () => {

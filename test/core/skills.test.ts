@@ -63,19 +63,17 @@ describe("skill strategies", () => {
     expect(snapshot(tmp.path)).toEqual(before);
   });
 
-  test("a file od left behind (a run that was killed) is taken back and removed; someone else's file there is refused plainly", async () => {
+  test("a skill's file already in place (another run's, or left by a killed one) is never overwritten or removed: refused, with what to do", async () => {
     await using tmp = tmpdir();
     const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
     const webPage = [catalog.skills.get("web-page")!];
-    await applySkills(webPage, withStrategy("prompt"), tmp.path, "x"); // never undone: killed
-    const again = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x");
-    expect(again.undo()).toEqual([]);
-    expect(snapshot(tmp.path)).toEqual({});
-    mkdirSync(join(tmp.path, ASSET_ROOT, "web-page"), { recursive: true });
-    writeFileSync(join(tmp.path, ASSET_ROOT, "web-page/template.html"), "mine\n");
+    const first = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x"); // still running
+    const before = snapshot(tmp.path);
     const refused = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x").catch((err) => err);
-    expect(refused).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("template.html") });
-    expect(readFileSync(join(tmp.path, ASSET_ROOT, "web-page/template.html"), "utf8")).toBe("mine\n");
+    expect(refused).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("template.html"), hint: expect.stringContaining(`remove ${ASSET_ROOT}/web-page`) });
+    expect(snapshot(tmp.path)).toEqual(before); // the first run's files are untouched
+    expect(first.undo()).toEqual([]);
+    expect(snapshot(tmp.path)).toEqual({});
   });
 
   test("native: copied where the agent loads skills, removed after; the user's own files there survive", async () => {

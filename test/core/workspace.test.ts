@@ -23,6 +23,7 @@ describe("workspaces", () => {
     writeFileSync(join(repo, "notes", "draft.md"), "untracked\n");
     writeFileSync(join(repo, ".gitignore"), "*.log\n");
     writeFileSync(join(repo, "debug.log"), "ignored\n");
+    Bun.spawnSync(["sh", "-c", "mkdir nested && cd nested && git init -q && echo inner > inner.txt"], { cwd: repo }); // an untracked repository inside
     // Settings that change what `git diff` prints: od's diffs must not depend on them.
     Bun.spawnSync(["sh", "-c", "git config color.ui always && git config diff.external false && git config core.quotePath true"], { cwd: repo });
     // A hook of the user's is theirs to run, not od's.
@@ -32,6 +33,7 @@ describe("workspaces", () => {
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
     expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
     expect(existsSync(join(ws.dir, "debug.log"))).toBe(false);
+    expect(readFileSync(join(ws.dir, "nested", "inner.txt"), "utf8")).toBe("inner\n");
     expect(existsSync(join(tmp.path, "hook-ran"))).toBe(false);
     writeFileSync(join(ws.dir, "new.txt"), "agent\n");
     writeFileSync(join(ws.dir, "café.txt"), "agent\n");

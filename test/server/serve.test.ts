@@ -137,6 +137,14 @@ describe("od serve", () => {
     expect(existsSync(join(env.OD_HOME, "server.pid"))).toBe(false);
   });
 
+  test("a start that fails after binding frees the port and releases its claim on OD_HOME", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: join(tmp.path, ".od") };
+    mkdirSync(join(env.OD_HOME, "server-token"), { recursive: true }); // the token cannot be written
+    expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env })).toThrow();
+    expect(existsSync(join(env.OD_HOME, "server.pid"))).toBe(false);
+  });
+
   test("a port or run limit out of range is the user's mistake, said plainly", () => {
     const env = { OD_HOME: "/nonexistent-od-home" };
     expect(() => startServer({ host: "127.0.0.1", port: 70000, maxRuns: 1, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
