@@ -1,4 +1,5 @@
 import type { OdEvent } from "./events.ts";
+import { sleep } from "./sleep.ts";
 import { type RunOptions, type RunRequest, runAgent } from "./run.ts";
 
 export interface RetryPolicy {
@@ -22,7 +23,7 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30
  * stream, one run id and exactly one run.finished. Permanent failures are never
  * retried.
  */
-export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, policy: RetryPolicy = DEFAULT_RETRY, sleep: (ms: number, signal?: AbortSignal) => Promise<unknown> = abortableSleep): AsyncGenerator<OdEvent> {
+export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, policy: RetryPolicy = DEFAULT_RETRY, wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = sleep): AsyncGenerator<OdEvent> {
   const runId = opts.runId ?? crypto.randomUUID();
   let seq = 0;
   // Within the first attempt the numbering already matches: the event passes through uncopied.
@@ -62,43 +63,13 @@ export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, 
       label: "retrying",
       detail: `attempt ${attempt + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${errors.at(-1)!.message.slice(0, 200)}${fallback ? `; falling back to model ${fallback}` : ""}`,
     });
-    await untilAborted(sleep(waitMs, opts.signal), opts.signal);
+    // A cancel ends the wait (or skips it, when it came with the announcement).
+    if (!opts.signal?.aborted) await wait(waitMs, opts.signal).catch(() => {});
     if (opts.signal?.aborted) {
       yield restamp({ ...finished, status: "cancelled" });
       return;
     }
   }
-}
-
-/** A timer that a cancel clears, so nothing keeps od alive after it. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-/** `wait`, cut short when `signal` aborts (or has already). */
-function untilAborted(wait: Promise<unknown>, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => resolve();
-    signal?.addEventListener("abort", done, { once: true });
-    wait.then(
-      () => {
-        signal?.removeEventListener("abort", done);
-        resolve();
-      },
-      () => resolve(),
-    );
-  });
 }
 
 /** Exponential backoff with jitter (half fixed, half random), at least what a "retry after N" in the error asks for. */

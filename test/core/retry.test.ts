@@ -63,7 +63,7 @@ describe("retry", () => {
       await using tmp = tmpdir();
       const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "fail", v: "503 Service Unavailable" } }]);
       const controller = new AbortController();
-      const forever = () => new Promise<void>(() => {});
+      const forever = (_ms: number, signal?: AbortSignal) => new Promise((resolve) => signal?.addEventListener("abort", resolve)); // only a cancel ends it
       const events = [];
       for await (const e of runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal }, policy, forever)) {
         events.push(e);

@@ -1,6 +1,7 @@
 import { classifyText } from "../classify-text.ts";
 import { type ErrorCode, OdError } from "../errors.ts";
 import type { OdEventBody } from "../events.ts";
+import { sleep } from "../sleep.ts";
 
 /** How hard od tries again: 429 and 5xx (and a refused connection) are retried a bounded number of times. */
 export interface RetryPolicy {
@@ -121,19 +122,4 @@ async function boundedText(res: Response): Promise<string> {
   } catch {
     return "";
   }
-}
-
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const done = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", done);
-      resolve();
-    }, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
