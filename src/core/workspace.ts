@@ -51,11 +51,6 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
     try {
       // Checked out by a reset, not by `worktree add`, which would run the user's post-checkout hook.
       await inTurn(repo, () => must(["worktree", "add", "--detach", "--no-checkout", dir, "HEAD"], repo));
-    } catch (err) {
-      rmSync(root, { recursive: true, force: true });
-      throw err;
-    }
-    try {
       await must(["reset", "-q", "--hard"], dir);
       const pending = await must([...DIFF, "--binary", "HEAD"], repo);
       if (pending) await must(["apply", "--whitespace=nowarn"], dir, { stdin: pending });
@@ -67,7 +62,7 @@ export async function createWorkspace(cwd: string, label: string): Promise<Works
       await must(["add", "-A"], dir);
       await must([...GIT_ID, "commit", "-q", "--allow-empty", "--no-verify", "-m", "od baseline"], dir);
     } catch (err) {
-      await remove().catch(() => {});
+      await remove().catch(() => {}); // nothing to remove when the add itself failed
       rmSync(root, { recursive: true, force: true });
       throw err;
     }
