@@ -41,7 +41,7 @@ describe.skipIf(skip)("web UI (chromium)", () => {
     });
     page = await browser.newPage();
     await page.goto(`${server.url}?token=${server.token}`);
-  });
+  }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
 
   afterAll(async () => {
     await browser?.close();
