@@ -18,10 +18,12 @@ const MODES = {
   full: ["--yes-always"],
 } as const;
 
-const BANNER = /^(Aider v\d|(Main model|Model|Weak model|Editor model|Git repo|Repo-map):|Added .+ to the chat|Warning\b|You can skip this check|https:\/\/aider\.chat\/)/;
+const BANNER =
+  /^(Aider v\d|(Main model|Model|Weak model|Editor model|Git repo|Repo-map):|Added .+ to the chat|Warning\b|You can skip this check|https:\/\/aider\.chat\/)/;
 const SEPARATOR = /^-{6,}$/;
 /** litellm errors aider retries by itself (its EXCEPTIONS table); any other one ends the reply. */
-const RETRIED = /^(APIConnectionError|APIError|APIResponseValidationError|AzureOpenAIError|BudgetExceededError|InternalServerError|RateLimitError|ServiceUnavailableError|Timeout)$/;
+const RETRIED =
+  /^(APIConnectionError|APIError|APIResponseValidationError|AzureOpenAIError|BudgetExceededError|InternalServerError|RateLimitError|ServiceUnavailableError|Timeout)$/;
 
 interface AiderState {
   /** Where stdout is: the startup banner, a reasoning section, or the answer. */

@@ -13,7 +13,8 @@ import { defineAdapter } from "../src/plugin.ts";
 export default defineAdapter({
   id: "api",
   name: "API (od's own loop)",
-  install: "set ANTHROPIC_API_KEY or OPENAI_API_KEY, or OD_API_BASE_URL for a local OpenAI-compatible server (e.g. http://localhost:11434/v1)",
+  install:
+    "set ANTHROPIC_API_KEY or OPENAI_API_KEY, or OD_API_BASE_URL for a local OpenAI-compatible server (e.g. http://localhost:11434/v1)",
   login: "set ANTHROPIC_API_KEY, OPENAI_API_KEY or OD_API_KEY",
   bin: "od:api",
   // Configured = one of these set; there is nothing to install, so `od agents` lists it as missing until then.

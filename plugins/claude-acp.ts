@@ -21,7 +21,15 @@ export default defineAdapter({
   detect: {
     configDir: ".claude",
     timeoutMs: 10_000,
-    auth: { envKeys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"] },
+    auth: {
+      envKeys: [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+      ],
+    },
   },
   // The session lists its models (and a `model` option); od selects among those over ACP.
   models: [],

@@ -27,7 +27,12 @@ export default defineAdapter({
   prompt: { via: "protocol" },
   invoke: (ctx) => ({
     // `--acp` (older versions: `--experimental-acp`); `--skip-trust` as in headless mode.
-    argv: [ctx.flags && !ctx.flags.has("--acp") ? "--experimental-acp" : "--acp", "--skip-trust", "--approval-mode", APPROVAL_MODE[ctx.mode]],
+    argv: [
+      ctx.flags && !ctx.flags.has("--acp") ? "--experimental-acp" : "--acp",
+      "--skip-trust",
+      "--approval-mode",
+      APPROVAL_MODE[ctx.mode],
+    ],
   }),
   protocol: { kind: "driver", driver: "acp" },
 });

@@ -1,4 +1,14 @@
-import { asRecord, classifyStderr, classifyText, defineAdapter, defineLinesProtocol, errorFromText, num, type OdEventBody, str } from "../src/plugin.ts";
+import {
+  asRecord,
+  classifyStderr,
+  classifyText,
+  defineAdapter,
+  defineLinesProtocol,
+  errorFromText,
+  num,
+  type OdEventBody,
+  str,
+} from "../src/plugin.ts";
 
 /**
  * Gemini CLI headless: the prompt on stdin (a non-TTY stdin makes it non-interactive; `-p` would
@@ -66,7 +76,8 @@ function result(r: Rec, state: GeminiState): OdEventBody[] {
     { type: "usage", inputTokens: num(s?.input_tokens), outputTokens: num(s?.output_tokens), cacheRead: num(s?.cached), source: "run" },
   ];
   // An API error ends the turn here (the process then exits with the HTTP status); so can an empty answer.
-  if (r.status === "error") events.push(...fail(state, apiErrorText(str(asRecord(r.error)?.message) ?? "Gemini CLI ended the turn with an error")));
+  if (r.status === "error")
+    events.push(...fail(state, apiErrorText(str(asRecord(r.error)?.message) ?? "Gemini CLI ended the turn with an error")));
   return events;
 }
 
@@ -129,8 +140,18 @@ export default defineAdapter({
   classify: ({ exitCode, stderrTail }) => {
     const said = firstWords(stderrTail) ?? `Gemini CLI exited with code ${exitCode}`;
     if (exitCode === 41) return { ...classifyText(said, AGENT), code: "AGENT_AUTH_REQUIRED", hint: `Log in: ${AGENT.login}` };
-    if (exitCode === 42) return { code: "INVALID_REQUEST", message: said, hint: "For --resume, use a session id from a run in the same working directory (see `gemini --list-sessions`)." };
-    if (exitCode === 55) return { code: "INVALID_REQUEST", message: said, hint: "Trust the folder in an interactive `gemini` session, or set GEMINI_CLI_TRUST_WORKSPACE=true." };
+    if (exitCode === 42)
+      return {
+        code: "INVALID_REQUEST",
+        message: said,
+        hint: "For --resume, use a session id from a run in the same working directory (see `gemini --list-sessions`).",
+      };
+    if (exitCode === 55)
+      return {
+        code: "INVALID_REQUEST",
+        message: said,
+        hint: "Trust the folder in an interactive `gemini` session, or set GEMINI_CLI_TRUST_WORKSPACE=true.",
+      };
     const status = /\bstatus: (\d{3})\b/.exec(stderrTail)?.[1];
     if (status && (Number(status) & 0xff) === exitCode) return classifyText(`HTTP ${status}: ${said}`, AGENT);
     return classifyStderr(stderrTail, AGENT);

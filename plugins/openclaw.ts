@@ -27,7 +27,12 @@ export default defineAdapter({
   classify: ({ stderrTail }) => {
     // With no Gateway listening the bridge exits 1 at once: "ACP bridge failed: connect ECONNREFUSED 127.0.0.1:18789".
     const bridge = stderrTail.match(/ACP bridge failed: (.+)/)?.[1];
-    if (bridge) return { code: "AGENT_ERROR", message: `OpenClaw's ACP bridge could not reach the Gateway (${bridge.trim()})`, hint: "Start it with `openclaw gateway` (or `openclaw daemon start`), then run again." };
+    if (bridge)
+      return {
+        code: "AGENT_ERROR",
+        message: `OpenClaw's ACP bridge could not reach the Gateway (${bridge.trim()})`,
+        hint: "Start it with `openclaw gateway` (or `openclaw daemon start`), then run again.",
+      };
     return classifyStderr(stderrTail, AGENT);
   },
 });

@@ -28,7 +28,10 @@ export default defineAdapter({
   detect: {
     configDir: ".pi",
     // `pi --list-models` (on stderr) lists only providers it has credentials for.
-    auth: { args: ["--list-models"], classify: (output) => (/no models available/i.test(output) ? "missing" : /^provider\s+model/m.test(output) ? "ok" : "unknown") },
+    auth: {
+      args: ["--list-models"],
+      classify: (output) => (/no models available/i.test(output) ? "missing" : /^provider\s+model/m.test(output) ? "ok" : "unknown"),
+    },
     models: { args: ["--list-models"], parse: parseModelTable },
   },
   efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],
@@ -50,7 +53,11 @@ export default defineAdapter({
   protocol: { kind: "driver", driver: "pi-rpc" },
   classify: ({ stderrTail }) => {
     if (/no session found/i.test(stderrTail))
-      return { code: "INVALID_REQUEST", message: stderrTail.trim().split("\n").pop() ?? "unknown session", hint: "Resume from the same working directory with an id that `pi` knows, or start a new run." };
+      return {
+        code: "INVALID_REQUEST",
+        message: stderrTail.trim().split("\n").pop() ?? "unknown session",
+        hint: "Resume from the same working directory with an id that `pi` knows, or start a new run.",
+      };
     return classifyStderr(stderrTail, PI);
   },
 });

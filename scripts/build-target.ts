@@ -40,7 +40,9 @@ export function fetchRuntime(name: TargetName, version = Bun.version, cache = ru
   const binary = join(dir, "package", "bin", exe);
   if (existsSync(binary)) return binary;
   mkdirSync(cache, { recursive: true });
-  const packed = JSON.parse(run(["npm", "pack", `${pkg}@${version}`, "--pack-destination", cache, "--json", "--silent"])) as Array<{ filename: string }>;
+  const packed = JSON.parse(run(["npm", "pack", `${pkg}@${version}`, "--pack-destination", cache, "--json", "--silent"])) as Array<{
+    filename: string;
+  }>;
   const tgz = join(cache, packed[0]!.filename);
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });

@@ -5,25 +5,25 @@
  *   for await (const e of runAgent({ agent: "claude", prompt: "fix the tests", cwd: "." })) console.log(e);
  */
 import type { Adapter } from "./core/adapter.ts";
-import { type CachedDetections, detectCached } from "./core/detect-cache.ts";
 import type { Detection } from "./core/detect.ts";
+import { type CachedDetections, detectCached } from "./core/detect-cache.ts";
 import { OdError } from "./core/errors.ts";
 import { loadRegistry, type Registry } from "./core/registry.ts";
 
-export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/adapter.ts";
 export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/adapter.ts";
+export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/adapter.ts";
 export type { Detection } from "./core/detect.ts";
 export { ErrorCode, OdError } from "./core/errors.ts";
-export { eventJsonSchema, Mode, OdEvent } from "./core/events.ts";
 export type { OdEventBody } from "./core/events.ts";
-export type { Broker, Decision, PermissionAsk } from "./core/permissions.ts";
-export { createRegistry, loadRegistry } from "./core/registry.ts";
-export type { Registry } from "./core/registry.ts";
-export { planRun, RunRequest, runAgent } from "./core/run.ts";
-export type { RunOptions, RunPlan } from "./core/run.ts";
-export { parallel } from "./core/parallel.ts";
+export { eventJsonSchema, Mode, OdEvent } from "./core/events.ts";
 export type { ParallelItem, ParallelResult } from "./core/parallel.ts";
+export { parallel } from "./core/parallel.ts";
+export type { Broker, Decision, PermissionAsk } from "./core/permissions.ts";
+export type { Registry } from "./core/registry.ts";
+export { createRegistry, loadRegistry } from "./core/registry.ts";
 export { runWithRetry } from "./core/retry.ts";
+export type { RunOptions, RunPlan } from "./core/run.ts";
+export { planRun, RunRequest, runAgent } from "./core/run.ts";
 export { selectAgent } from "./core/select.ts";
 export { loadSkills } from "./core/skills.ts";
 export { VERSION } from "./version.ts";
@@ -33,15 +33,29 @@ type Env = Record<string, string | undefined>;
 /** Which agents are installed, working and logged in (cached 24 h; `refresh` probes again). */
 export async function detectAgents(opts: { registry?: Registry; env?: Env; refresh?: boolean } = {}): Promise<Detection[]> {
   const registry = opts.registry ?? (await loadRegistry());
-  const found: CachedDetections = await detectCached(registry.list().map((e) => e.adapter), { env: opts.env, refresh: opts.refresh });
+  const found: CachedDetections = await detectCached(
+    registry.list().map((e) => e.adapter),
+    { env: opts.env, refresh: opts.refresh },
+  );
   return found.detections;
 }
 
 /** An agent's models (`default` first: pass no model flag) and its effort levels. */
-export async function listModels(agent: string, opts: { registry?: Registry; env?: Env; refresh?: boolean } = {}): Promise<{ models: string[]; efforts: string[]; source: Detection["modelSource"] }> {
+export async function listModels(
+  agent: string,
+  opts: { registry?: Registry; env?: Env; refresh?: boolean } = {},
+): Promise<{ models: string[]; efforts: string[]; source: Detection["modelSource"] }> {
   const registry = opts.registry ?? (await loadRegistry());
   const adapter: Adapter | undefined = registry.get(agent)?.adapter;
-  if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${agent}"`, `Known agents: ${registry.list().map((e) => e.adapter.id).join(", ")}.`);
+  if (!adapter)
+    throw new OdError(
+      "AGENT_UNKNOWN",
+      `No adapter named "${agent}"`,
+      `Known agents: ${registry
+        .list()
+        .map((e) => e.adapter.id)
+        .join(", ")}.`,
+    );
   const [d] = (await detectCached([adapter], { env: opts.env, refresh: opts.refresh })).detections;
   return { models: ["default", ...d!.models], efforts: d!.efforts, source: d!.modelSource };
 }

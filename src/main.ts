@@ -40,7 +40,13 @@ else
   } catch (err) {
     if ((err as Error)?.name !== "CLIError") throw err;
     const sub = rawArgs.find((a) => !a.startsWith("-"));
-    process.exitCode = renderError(new OdError("INVALID_REQUEST", stripAnsi((err as Error).message), `See \`od ${sub && sub in (main.subCommands as object) ? `${sub} ` : ""}--help\`.`));
+    process.exitCode = renderError(
+      new OdError(
+        "INVALID_REQUEST",
+        stripAnsi((err as Error).message),
+        `See \`od ${sub && sub in (main.subCommands as object) ? `${sub} ` : ""}--help\`.`,
+      ),
+    );
   }
 
 function stripAnsi(text: string): string {

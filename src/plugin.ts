@@ -12,19 +12,56 @@ import { arr, asRecord, num, str, textOf } from "./core/parse-helpers.ts";
 import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/parsers/claude-stream.ts";
 import { VERSION } from "./version.ts";
 
-export { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, VERSION, arr, asRecord, num, str, textOf, z };
-export { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce };
-export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/parsers/claude-stream.ts";
 export type {
   Adapter,
   AdapterInput,
   Classification,
   ClassifyContext,
-  InvokeContext,
   Invocation,
+  InvokeContext,
   LinesProtocol,
 } from "./core/adapter.ts";
 export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
+export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/parsers/claude-stream.ts";
+export {
+  arr,
+  asRecord,
+  classifyStderr,
+  classifyText,
+  claudeStream,
+  defineAdapter,
+  defineLinesProtocol,
+  errorFromText,
+  errorOnce,
+  failedResultText,
+  num,
+  OdError,
+  parseToolInput,
+  str,
+  textOf,
+  toolCallOnce,
+  VERSION,
+  z,
+};
 
-export const pluginApi = { classifyStderr, classifyText, errorFromText, defineAdapter, defineLinesProtocol, OdError, arr, asRecord, num, str, textOf, version: VERSION, z, claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce };
+export const pluginApi = {
+  classifyStderr,
+  classifyText,
+  errorFromText,
+  defineAdapter,
+  defineLinesProtocol,
+  OdError,
+  arr,
+  asRecord,
+  num,
+  str,
+  textOf,
+  version: VERSION,
+  z,
+  claudeStream,
+  errorOnce,
+  failedResultText,
+  parseToolInput,
+  toolCallOnce,
+};
 export type PluginApi = typeof pluginApi;

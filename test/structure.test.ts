@@ -12,7 +12,8 @@ function sources(dir: string): string[] {
     .map((d) => join(d.parentPath, d.name));
 }
 
-const importsOf = (file: string) => [...readFileSync(file, "utf8").matchAll(/^\s*(?:import|export)[^"']*from\s+["']([^"']+)["']/gm)].map((m) => m[1]!);
+const importsOf = (file: string) =>
+  [...readFileSync(file, "utf8").matchAll(/^\s*(?:import|export)[^"']*from\s+["']([^"']+)["']/gm)].map((m) => m[1]!);
 
 describe("structure", () => {
   test("core/ imports no hono, no citty, no consola, nothing from cli/ or server/", () => {
@@ -41,7 +42,22 @@ describe("structure", () => {
     const schema = eventJsonSchema() as { oneOf?: Array<{ properties: { type: { const: string } } }> };
     const types = schema.oneOf?.map((v) => v.properties.type.const).sort();
     expect(types).toEqual(
-      ["error", "permission.decision", "permission.request", "raw", "run.finished", "run.result", "run.started", "session", "status", "text.delta", "thinking.delta", "tool.call", "tool.result", "usage"].sort(),
+      [
+        "error",
+        "permission.decision",
+        "permission.request",
+        "raw",
+        "run.finished",
+        "run.result",
+        "run.started",
+        "session",
+        "status",
+        "text.delta",
+        "thinking.delta",
+        "tool.call",
+        "tool.result",
+        "usage",
+      ].sort(),
     );
   });
 });

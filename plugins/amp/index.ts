@@ -15,7 +15,12 @@ function classify({ stderrTail, events }: ClassifyContext): Classification | und
   if (/invalid or missing api key|no api key found|login failed/i.test(said))
     return { code: "AGENT_AUTH_REQUIRED", message: "Amp is not logged in, or its API key was rejected", hint: `Log in: ${AGENT.login}` };
   const unreachable = said.match(/Couldn't connect to the Amp server at \S+|Cannot reach Amp servers\.[^\n]*/);
-  if (unreachable) return { code: "AGENT_ERROR", message: unreachable[0], hint: "Amp runs on its server: check the network, a proxy (amp.proxy), or AMP_URL." };
+  if (unreachable)
+    return {
+      code: "AGENT_ERROR",
+      message: unreachable[0],
+      hint: "Amp runs on its server: check the network, a proxy (amp.proxy), or AMP_URL.",
+    };
   return classifyStderr(stderrTail, AGENT);
 }
 

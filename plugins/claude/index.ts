@@ -23,7 +23,13 @@ export default defineAdapter({
     configDir: ".claude",
     help: { args: ["--help"], flags: ["--include-partial-messages"] },
     auth: {
-      envKeys: ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX"],
+      envKeys: [
+        "ANTHROPIC_API_KEY",
+        "ANTHROPIC_AUTH_TOKEN",
+        "CLAUDE_CODE_OAUTH_TOKEN",
+        "CLAUDE_CODE_USE_BEDROCK",
+        "CLAUDE_CODE_USE_VERTEX",
+      ],
       // `claude auth status --json` prints {"loggedIn": true|false, ...}.
       args: ["auth", "status", "--json"],
       classify: (output) => {

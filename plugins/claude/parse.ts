@@ -31,5 +31,11 @@ function apiRetry(r: Record<string, unknown>): OdEventBody[] {
   // A rejected key never heals by retrying; claude would back off for minutes.
   if (status === 401 || r.error === "authentication_failed")
     return [errorFromText(`The Anthropic API rejected the credentials (HTTP 401, ${str(r.error) ?? "authentication failed"})`, AGENT)];
-  return [{ type: "status", label: "retrying", detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.max_retries) ?? "?"}${status ? ` after HTTP ${status}` : ""}` }];
+  return [
+    {
+      type: "status",
+      label: "retrying",
+      detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.max_retries) ?? "?"}${status ? ` after HTTP ${status}` : ""}`,
+    },
+  ];
 }

@@ -72,7 +72,13 @@ function toolResult(result: OdEventBody): OdEventBody[] {
   const { id, output } = result;
   return [
     { type: "permission.request", id, tool: denied[1]!, detail: output.split(". ")[0] },
-    { type: "permission.decision", id, decision: "deny", by: "policy", reason: "CodeBuddy's permission mode refused it (no prompts in print mode)" },
+    {
+      type: "permission.decision",
+      id,
+      decision: "deny",
+      by: "policy",
+      reason: "CodeBuddy's permission mode refused it (no prompts in print mode)",
+    },
     failed,
   ];
 }

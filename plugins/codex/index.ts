@@ -35,7 +35,11 @@ export default defineAdapter({
   detect: {
     configDir: ".codex",
     // `codex login status`: exit 0 "Logged in using …" / "API key configured", exit 1 "Not logged in".
-    auth: { envKeys: ["CODEX_API_KEY"], args: ["login", "status"], classify: (_out, code) => (code === 0 ? "ok" : code === 1 ? "missing" : "unknown") },
+    auth: {
+      envKeys: ["CODEX_API_KEY"],
+      args: ["login", "status"],
+      classify: (_out, code) => (code === 0 ? "ok" : code === 1 ? "missing" : "unknown"),
+    },
     models: { args: ["debug", "models"], parse: catalog },
   },
   // No documented aliases: `-m` takes a catalog slug (see detect.models).
@@ -62,7 +66,11 @@ export default defineAdapter({
   classify: ({ stderrTail }) => {
     const unknown = /no rollout found for thread id \S+/i.exec(stderrTail);
     if (unknown)
-      return { code: "INVALID_REQUEST", message: `Codex has no session to resume: ${unknown[0]}`, hint: "Resume with a thread id from a run under the same HOME (CODEX_HOME), or start a new run." };
+      return {
+        code: "INVALID_REQUEST",
+        message: `Codex has no session to resume: ${unknown[0]}`,
+        hint: "Resume with a thread id from a run under the same HOME (CODEX_HOME), or start a new run.",
+      };
     return classifyStderr(stderrTail, AGENT);
   },
 });

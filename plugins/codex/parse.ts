@@ -53,11 +53,17 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
     case "command_execution": {
       const exit = num(it.exit_code);
       const failed = it.status === "failed" || it.status === "declined" || (exit !== undefined && exit !== 0);
-      return tool(state, id, completed, "shell", { command: str(it.command) ?? "" }, () => ({ output: str(it.aggregated_output) ?? "", isError: failed }));
+      return tool(state, id, completed, "shell", { command: str(it.command) ?? "" }, () => ({
+        output: str(it.aggregated_output) ?? "",
+        isError: failed,
+      }));
     }
     case "file_change": {
       // Every file_change comes from codex's apply_patch tool.
-      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({ output: changeSummary(it.changes), isError: it.status === "failed" }));
+      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({
+        output: changeSummary(it.changes),
+        isError: it.status === "failed",
+      }));
     }
     case "mcp_tool_call": {
       const error = str(asRecord(it.error)?.message);
@@ -75,7 +81,9 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
     case "web_search":
       return tool(state, id, completed, "web_search", { query: str(it.query) ?? "" }, () => ({ output: "", isError: false }));
     case "todo_list": {
-      const todos = arr(it.items).map(asRecord).map((t) => `${t?.completed === true ? "[x]" : "[ ]"} ${str(t?.text) ?? ""}`);
+      const todos = arr(it.items)
+        .map(asRecord)
+        .map((t) => `${t?.completed === true ? "[x]" : "[ ]"} ${str(t?.text) ?? ""}`);
       return [{ type: "status", label: "plan", detail: todos.join("\n") }];
     }
     case "error":
@@ -105,7 +113,14 @@ function suffix(state: CodexState, id: string, text: string | undefined, type: "
 }
 
 /** A tool-like item: announced once (started or first seen), closed with its result when completed. */
-function tool(state: CodexState, id: string, completed: boolean, name: string, input: unknown, result: () => { output: string; isError: boolean }): OdEventBody[] {
+function tool(
+  state: CodexState,
+  id: string,
+  completed: boolean,
+  name: string,
+  input: unknown,
+  result: () => { output: string; isError: boolean },
+): OdEventBody[] {
   const events: OdEventBody[] = [];
   if (!state.open.has(id)) {
     state.open.add(id);
@@ -148,6 +163,12 @@ function fail(state: CodexState, message: string): OdEventBody[] {
   state.failed = true;
   // The model provider's `env_key` variable is unset: codex sent nothing, there is no key to use.
   if (/^Missing environment variable/i.test(message))
-    return [{ ...errorFromText(message, AGENT), code: "AGENT_AUTH_REQUIRED", hint: `Set that variable to your provider's API key, or log in: ${AGENT.login}` }];
+    return [
+      {
+        ...errorFromText(message, AGENT),
+        code: "AGENT_AUTH_REQUIRED",
+        hint: `Set that variable to your provider's API key, or log in: ${AGENT.login}`,
+      },
+    ];
   return [errorFromText(message, AGENT)];
 }

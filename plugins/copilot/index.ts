@@ -62,7 +62,11 @@ export default defineAdapter({
       return { code: "AGENT_AUTH_REQUIRED", message: "GitHub Copilot CLI is not logged in", hint: `Log in: ${AGENT.login}` };
     const unknown = /No session, task, or name matched '([^']*)'/.exec(stderrTail);
     if (unknown)
-      return { code: "INVALID_REQUEST", message: `Copilot has no session matching '${unknown[1]}'`, hint: "Resume with a session id from an earlier run (`copilot --resume` lists them), or start a new run." };
+      return {
+        code: "INVALID_REQUEST",
+        message: `Copilot has no session matching '${unknown[1]}'`,
+        hint: "Resume with a session id from an earlier run (`copilot --resume` lists them), or start a new run.",
+      };
     return classifyStderr(stderrTail, AGENT);
   },
 });

@@ -9,7 +9,8 @@ import { arr, asRecord, errorFromText, num, type OdEventBody, str } from "../../
 
 export const AGENT = {
   name: "GitHub Copilot CLI",
-  login: "run `copilot` and type /login, set COPILOT_GITHUB_TOKEN, or bring your own key with COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY",
+  login:
+    "run `copilot` and type /login, set COPILOT_GITHUB_TOKEN, or bring your own key with COPILOT_PROVIDER_BASE_URL and COPILOT_PROVIDER_API_KEY",
 };
 
 /** Records that carry nothing for od: bookkeeping, echoes of the prompt, and partial tool arguments. */
@@ -88,14 +89,24 @@ export function parse(record: unknown, state: CopilotState, line: string): OdEve
   }
 }
 
-function delta(state: CopilotState, type: "text.delta" | "thinking.delta", id: string | undefined, text: string | undefined): OdEventBody[] {
+function delta(
+  state: CopilotState,
+  type: "text.delta" | "thinking.delta",
+  id: string | undefined,
+  text: string | undefined,
+): OdEventBody[] {
   if (!id || !text) return [];
   state.streamed.add(id);
   return [{ type, id, text }];
 }
 
 /** A complete message or reasoning block: only when it did not stream (`--stream off`). */
-function whole(state: CopilotState, type: "text.delta" | "thinking.delta", id: string | undefined, text: string | undefined): OdEventBody[] {
+function whole(
+  state: CopilotState,
+  type: "text.delta" | "thinking.delta",
+  id: string | undefined,
+  text: string | undefined,
+): OdEventBody[] {
   if (!id || !text || state.streamed.has(id)) return [];
   state.streamed.add(id);
   return [{ type, id, text }];
@@ -124,7 +135,9 @@ function callFailure(d: Record<string, unknown> | undefined, state: CopilotState
   const status = num(d?.statusCode);
   const detail = providerMessage(str(d?.errorMessage));
   if (status === 401) return fail(state, `401 ${detail ?? "authentication failed"}`);
-  return [{ type: "status", label: "model call failed", detail: [status, str(d?.failureKind), detail].filter((x) => x !== undefined).join(" ") }];
+  return [
+    { type: "status", label: "model call failed", detail: [status, str(d?.failureKind), detail].filter((x) => x !== undefined).join(" ") },
+  ];
 }
 
 /** `errorMessage` holds the provider's JSON error object as text: its `message`, else the text. */

@@ -105,7 +105,12 @@ function result(r: Record<string, unknown>, state: CursorState): OdEventBody[] {
   const u = asRecord(r.usage);
   const events: OdEventBody[] = session(state, str(r.session_id));
   if (u) {
-    const usage = { inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cacheReadTokens), cacheWrite: num(u.cacheWriteTokens) };
+    const usage = {
+      inputTokens: num(u.inputTokens),
+      outputTokens: num(u.outputTokens),
+      cacheRead: num(u.cacheReadTokens),
+      cacheWrite: num(u.cacheWriteTokens),
+    };
     events.push({ type: "usage", ...usage, source: "run" });
   }
   if (r.is_error === true) events.push(errorFromText(str(r.result) ?? "Cursor Agent reported an error", AGENT));

@@ -31,7 +31,10 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
     case "thought":
       return chunk(r!, type, state);
     case "tool_call":
-      return [{ type: "tool.call", id: str(r!.toolCallId) ?? "", name: str(r!.toolName) ?? str(r!.title) ?? "tool", input: r!.rawInput ?? {} }, ...toolEnd(r!, state)];
+      return [
+        { type: "tool.call", id: str(r!.toolCallId) ?? "", name: str(r!.toolName) ?? str(r!.title) ?? "tool", input: r!.rawInput ?? {} },
+        ...toolEnd(r!, state),
+      ];
     case "tool_call_update":
       return toolEnd(r!, state);
     case "usage":
@@ -45,7 +48,9 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
     case "available_commands":
       return [];
     default:
-      return type === "max_turns_reached" || type?.startsWith("auto_compact") ? [{ type: "status", label: type }] : [{ type: "raw", stream: "stdout", line }];
+      return type === "max_turns_reached" || type?.startsWith("auto_compact")
+        ? [{ type: "status", label: type }]
+        : [{ type: "raw", stream: "stdout", line }];
   }
 }
 

@@ -33,7 +33,11 @@ function classify(stderrTail: string): Classification | undefined {
   const message = failure(stderrTail);
   if (!message) return undefined;
   if (/^Session ".*"/.test(message))
-    return { code: "INVALID_REQUEST", message, hint: "Kimi resumes a session only from the directory it was created in: use the same --cwd, or start a new run." };
+    return {
+      code: "INVALID_REQUEST",
+      message,
+      hint: "Kimi resumes a session only from the directory it was created in: use the same --cwd, or start a new run.",
+    };
   if (/^Model ".*" is not configured/.test(message))
     return { code: "MODEL_NOT_AVAILABLE", message, hint: "Pass a model alias from `kimi provider list`, or leave --model out." };
   if (/No model configured/.test(message)) return { code: "AGENT_AUTH_REQUIRED", message, hint: `Log in: ${AGENT.login}` };

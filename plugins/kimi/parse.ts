@@ -27,7 +27,9 @@ export function parse(record: unknown, state: KimiState, line: string): OdEventB
     case "meta":
       return meta(r, line);
     default:
-      return r?.type === "goal.summary" ? [{ type: "status", label: "goal", detail: str(r.status) ?? "none" }] : [{ type: "raw", stream: "stdout", line }];
+      return r?.type === "goal.summary"
+        ? [{ type: "status", label: "goal", detail: str(r.status) ?? "none" }]
+        : [{ type: "raw", stream: "stdout", line }];
   }
 }
 
@@ -55,7 +57,9 @@ function meta(r: Record<string, unknown>, line: string): OdEventBody[] {
       const message = str(r.error_message) ?? str(r.error_name) ?? "request failed";
       // Kimi retries whatever failed; a rejected key never heals, so stop there.
       if (status === 401 || status === 403) return [errorFromText(message, AGENT)];
-      return [{ type: "status", label: "retrying", detail: `attempt ${num(r.next_attempt) ?? "?"}/${num(r.max_attempts) ?? "?"}: ${message}` }];
+      return [
+        { type: "status", label: "retrying", detail: `attempt ${num(r.next_attempt) ?? "?"}/${num(r.max_attempts) ?? "?"}: ${message}` },
+      ];
     }
     default:
       return [{ type: "raw", stream: "stdout", line }];

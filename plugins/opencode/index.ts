@@ -14,7 +14,10 @@ import { AGENT, createState, finish, parse } from "./parse.ts";
  * headless): edit mode is file edits. `--auto` approves everything not explicitly denied: full only.
  */
 const MODE_ARGS = { "read-only": ["--agent", "plan"], edit: [], full: ["--auto"] } as const;
-const PERMISSION = { "read-only": JSON.stringify({ edit: "deny", bash: "deny" }), edit: JSON.stringify({ bash: "ask", webfetch: "ask" }) } as const;
+const PERMISSION = {
+  "read-only": JSON.stringify({ edit: "deny", bash: "deny" }),
+  edit: JSON.stringify({ bash: "ask", webfetch: "ask" }),
+} as const;
 
 /** `opencode models` prints one `provider/model` id per line. */
 export function parseModelList(output: string): string[] {

@@ -54,7 +54,18 @@ export function parse(record: unknown, state: OpencodeState, line: string): OdEv
 export function finish(state: OpencodeState): OdEventBody[] {
   const t = state.total;
   if (!t) return [];
-  return [{ type: "usage", inputTokens: t.input, outputTokens: t.output, reasoningTokens: t.reasoning, cacheRead: t.cacheRead, cacheWrite: t.cacheWrite, costUsd: t.cost, source: "run" }];
+  return [
+    {
+      type: "usage",
+      inputTokens: t.input,
+      outputTokens: t.output,
+      reasoningTokens: t.reasoning,
+      cacheRead: t.cacheRead,
+      cacheWrite: t.cacheWrite,
+      costUsd: t.cost,
+      source: "run",
+    },
+  ];
 }
 
 /** Every record carries the session id; the first one names the resume handle. */

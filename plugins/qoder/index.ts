@@ -54,7 +54,11 @@ export default defineAdapter({
     if (critical?.includes("Invalid reasoning effort"))
       return { code: "MODEL_NOT_AVAILABLE", message: critical, hint: "Pick one of the valid values it names." };
     if (critical && /NetworkAttemptError/.test(critical))
-      return { code: "AGENT_ERROR", message: critical, hint: "Qoder CLI checks the login with its servers before every run: check the network connection." };
+      return {
+        code: "AGENT_ERROR",
+        message: critical,
+        hint: "Qoder CLI checks the login with its servers before every run: check the network connection.",
+      };
     if (critical) return classifyText(critical, AGENT);
     return classifyStderr(stderrTail, AGENT);
   },

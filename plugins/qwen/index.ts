@@ -37,7 +37,11 @@ export default defineAdapter({
   classify: ({ stderrTail }) => {
     const unknown = /No saved session found with ID \S+/.exec(stderrTail);
     if (unknown)
-      return { code: "INVALID_REQUEST", message: `Qwen Code has no session to resume: ${unknown[0]}`, hint: "Resume from the same working directory with an id from an earlier run, or start a new run." };
+      return {
+        code: "INVALID_REQUEST",
+        message: `Qwen Code has no session to resume: ${unknown[0]}`,
+        hint: "Resume from the same working directory with an id from an earlier run, or start a new run.",
+      };
     return classifyStderr(stderrTail, AGENT);
   },
 });

@@ -1,4 +1,15 @@
-import { arr, asRecord, type ClaudeStreamState, claudeStream, errorOnce, num, type OdEventBody, parseToolInput, str, toolCallOnce } from "../../src/plugin.ts";
+import {
+  arr,
+  asRecord,
+  type ClaudeStreamState,
+  claudeStream,
+  errorOnce,
+  num,
+  type OdEventBody,
+  parseToolInput,
+  str,
+  toolCallOnce,
+} from "../../src/plugin.ts";
 
 /**
  * Qwen Code's `--output-format stream-json --include-partial-messages` records. They look like
@@ -8,7 +19,10 @@ import { arr, asRecord, type ClaudeStreamState, claudeStream, errorOnce, num, ty
  * report success), so that text becomes an error, never assistant output.
  */
 
-export const AGENT = { name: "Qwen Code", login: "run `qwen` and type /auth, or set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL)" };
+export const AGENT = {
+  name: "Qwen Code",
+  login: "run `qwen` and type /auth, or set OPENAI_API_KEY (with OPENAI_BASE_URL and OPENAI_MODEL)",
+};
 
 /** The CLI itself, shared with `qwen-acp` (the same binary over ACP). */
 export const CLI = {
@@ -60,7 +74,13 @@ function streamEvent(e: Rec | undefined, state: QwenState, line: string): OdEven
   switch (e?.type) {
     case "content_block_start": {
       const b = asRecord(e.content_block);
-      state.parts.set(num(e.index) ?? 0, { id: `p${++state.n}`, type: str(b?.type) ?? "", toolId: str(b?.id), name: str(b?.name), json: "" });
+      state.parts.set(num(e.index) ?? 0, {
+        id: `p${++state.n}`,
+        type: str(b?.type) ?? "",
+        toolId: str(b?.id),
+        name: str(b?.name),
+        json: "",
+      });
       return [];
     }
     case "content_block_delta":
@@ -106,8 +126,10 @@ function assistant(message: Rec | undefined, state: QwenState): OdEventBody[] {
     if (block?.type === "tool_use") return toolCallOnce(state, str(block.id) ?? "", str(block.name), block.input);
     if (streamed) return [];
     const text = str(block?.text);
-    if (block?.type === "text" && text) return API_ERROR.test(text) ? errorOnce(state, unwrap(text), AGENT) : [{ type: "text.delta", id: `p${++state.n}`, text }];
-    if (block?.type === "thinking" && str(block.thinking)) return [{ type: "thinking.delta", id: `p${++state.n}`, text: str(block.thinking)! }];
+    if (block?.type === "text" && text)
+      return API_ERROR.test(text) ? errorOnce(state, unwrap(text), AGENT) : [{ type: "text.delta", id: `p${++state.n}`, text }];
+    if (block?.type === "thinking" && str(block.thinking))
+      return [{ type: "thinking.delta", id: `p${++state.n}`, text: str(block.thinking)! }];
     return [];
   });
 }

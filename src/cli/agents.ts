@@ -27,6 +27,8 @@ export default odCommand({
       d.models.length ? `${d.models.length} (${d.modelSource})` : "-",
     ]);
     process.stdout.write(`${table(["agent", "status", "version", "path", "auth", "models"], rows)}\n`);
-    for (const d of detections) for (const p of d.problems) if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
+    for (const d of detections)
+      for (const p of d.problems)
+        if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
   },
 });

@@ -26,7 +26,12 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
       ? async (ctx) => {
           try {
             const unknown = unknownOption(ctx.rawArgs, (def.args ?? {}) as ArgsDef);
-            if (unknown) throw new OdError("INVALID_REQUEST", `Unknown option ${unknown}`, `See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`);
+            if (unknown)
+              throw new OdError(
+                "INVALID_REQUEST",
+                `Unknown option ${unknown}`,
+                `See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`,
+              );
             return await run(ctx);
           } catch (err) {
             process.exitCode = renderError(err);
@@ -41,7 +46,11 @@ export function unknownOption(rawArgs: string[], args: ArgsDef): string | undefi
   const known = new Set(["help", "h"]);
   for (const [name, def] of Object.entries(args)) {
     // Each spelling citty accepts: the name, its camelCase (--dry-run, --dryRun), its aliases, and --no-<any> for a boolean.
-    const names = [name, name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()), ...([] as string[]).concat((def as { alias?: string | string[] }).alias ?? [])];
+    const names = [
+      name,
+      name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
+      ...([] as string[]).concat((def as { alias?: string | string[] }).alias ?? []),
+    ];
     for (const n of names) {
       known.add(n);
       if (def.type === "boolean") known.add(`no-${n}`);

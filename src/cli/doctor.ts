@@ -23,19 +23,42 @@ export default odCommand({
   },
   async run({ args }) {
     const registry = await loadRegistry();
-    const { detections } = await detectCached(registry.list().map((e) => e.adapter), { refresh: args.refresh });
+    const { detections } = await detectCached(
+      registry.list().map((e) => e.adapter),
+      { refresh: args.refresh },
+    );
     const findings: Finding[] = [];
     for (const d of detections) {
-      if (d.status === "ready") findings.push({ level: "ok", what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})` });
-      else if (d.status !== "missing") for (const p of d.problems) findings.push({ level: "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
+      if (d.status === "ready")
+        findings.push({
+          level: "ok",
+          what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})`,
+        });
+      else if (d.status !== "missing")
+        for (const p of d.problems) findings.push({ level: "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
     }
     for (const d of detections.filter((x) => x.via === "tool-dir" && x.path))
-      findings.push({ level: "warn", what: `${d.id} was found in ${dirname(d.path!)}, which is not on PATH`, fix: `add ${dirname(d.path!)} to PATH so other programs find it too` });
+      findings.push({
+        level: "warn",
+        what: `${d.id} was found in ${dirname(d.path!)}, which is not on PATH`,
+        fix: `add ${dirname(d.path!)} to PATH so other programs find it too`,
+      });
     const ready = detections.filter((d) => d.status === "ready");
-    if (!ready.length) findings.push({ level: "broken", what: "no agent CLI is ready to use", fix: `install one: ${registry.list().slice(0, 3).map((e) => e.adapter.install).join(" · ")}` });
+    if (!ready.length)
+      findings.push({
+        level: "broken",
+        what: "no agent CLI is ready to use",
+        fix: `install one: ${registry
+          .list()
+          .slice(0, 3)
+          .map((e) => e.adapter.install)
+          .join(" · ")}`,
+      });
     const missing = detections.filter((d) => d.status === "missing").map((d) => d.id);
-    if (missing.length) findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
-    for (const e of registry.errors) findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
+    if (missing.length)
+      findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
+    for (const e of registry.errors)
+      findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
     // Ctrl-C cancels the live checks (each agent's whole process group), then the report says so;
     // a second one leaves at once (od's exit handler still stops the agents).
@@ -44,19 +67,35 @@ export default odCommand({
     process.on("SIGINT", cancel);
     process.on("SIGTERM", cancel);
     const installed = detections.filter((d) => d.installed);
-    if (args.live && installed.length) log.info(`sending one read-only prompt to ${installed.map((d) => d.id).join(", ")} (up to 2 min each; Ctrl-C cancels)`);
+    if (args.live && installed.length)
+      log.info(`sending one read-only prompt to ${installed.map((d) => d.id).join(", ")} (up to 2 min each; Ctrl-C cancels)`);
     const live = args.live ? await Promise.all(installed.map((d) => liveCheck(d.id, registry, { signal: controller.signal }))) : [];
     process.off("SIGINT", cancel);
     process.off("SIGTERM", cancel);
     for (const r of live) {
-      if (r.status === "succeeded" && r.written.length === 0) findings.push({ level: "ok", what: `${r.agent} answered in ${(r.durationMs / 1000).toFixed(1)}s${r.model ? ` (${r.model})` : ""}: ${JSON.stringify(r.answer.trim().slice(0, 60))}` });
-      else if (r.written.length) findings.push({ level: "broken", what: `${r.agent} wrote ${r.written.join(", ")} during a read-only check`, fix: "report this: the read-only mode did not hold" });
-      else findings.push({ level: "broken", what: `${r.agent} live check ${r.status}: ${r.error?.message ?? "no answer"} [${r.error?.code ?? "?"}]`, fix: r.error?.hint });
+      if (r.status === "succeeded" && r.written.length === 0)
+        findings.push({
+          level: "ok",
+          what: `${r.agent} answered in ${(r.durationMs / 1000).toFixed(1)}s${r.model ? ` (${r.model})` : ""}: ${JSON.stringify(r.answer.trim().slice(0, 60))}`,
+        });
+      else if (r.written.length)
+        findings.push({
+          level: "broken",
+          what: `${r.agent} wrote ${r.written.join(", ")} during a read-only check`,
+          fix: "report this: the read-only mode did not hold",
+        });
+      else
+        findings.push({
+          level: "broken",
+          what: `${r.agent} live check ${r.status}: ${r.error?.message ?? "no answer"} [${r.error?.code ?? "?"}]`,
+          fix: r.error?.hint,
+        });
     }
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
     if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs() });
-    for (const f of findings) process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
+    for (const f of findings)
+      process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
   },
 });
 
@@ -67,6 +106,10 @@ function dataDir(): Finding {
     accessSync(dir, constants.W_OK | constants.R_OK);
     return { level: "ok", what: `data folder ${dir} is writable` };
   } catch (err) {
-    return { level: "broken", what: `data folder ${dir} is not writable (${(err as Error).message})`, fix: `fix its permissions, or set OD_HOME to a writable folder` };
+    return {
+      level: "broken",
+      what: `data folder ${dir} is not writable (${(err as Error).message})`,
+      fix: `fix its permissions, or set OD_HOME to a writable folder`,
+    };
   }
 }

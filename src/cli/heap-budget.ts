@@ -48,7 +48,9 @@ export function execWithHeapBudget(bytes: number, env: Record<string, string | u
     const path = Buffer.from(`${process.execPath}\0`);
     pinned.push(path);
     const argv = table([process.execPath, ...process.argv.slice(2)]);
-    const envp = table(Object.entries({ ...env, [VAR]: String(bytes), [MARK]: "1" }).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])));
+    const envp = table(
+      Object.entries({ ...env, [VAR]: String(bytes), [MARK]: "1" }).flatMap(([k, v]) => (v === undefined ? [] : [`${k}=${v}`])),
+    );
     libc.symbols.execve(ptr(path), ptr(argv), ptr(envp)); // returns only on failure
     libc.close();
     pinned.length = 0;

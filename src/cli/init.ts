@@ -28,6 +28,8 @@ export default odCommand({
     if (!prompt.trim()) throw new OdError("INVALID_REQUEST", `${args["prompt-file"]} is empty`);
     const cwd = resolve(args.cwd ?? process.cwd());
     const { path, replaced } = writeRole(adapter, cwd, { name: args.role, description: args.description, prompt }, args.force);
-    process.stdout.write(`${replaced ? "replaced" : "wrote"} ${relative(cwd, path)}; use it with: od run --agent ${adapter.id} --role ${args.role} "<prompt>"\n`);
+    process.stdout.write(
+      `${replaced ? "replaced" : "wrote"} ${relative(cwd, path)}; use it with: od run --agent ${adapter.id} --role ${args.role} "<prompt>"\n`,
+    );
   },
 });

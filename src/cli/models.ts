@@ -15,8 +15,15 @@ export default odCommand({
     const registry = await loadRegistry();
     const result = { agent: args.agent, ...(await listModels(args.agent, { registry, refresh: args.refresh })) };
     if (args.json) return printJson(result);
-    process.stdout.write(`${table(["model", "efforts"], result.models.map((m) => [m, result.efforts.join(", ") || "-"]))}\n`);
+    process.stdout.write(
+      `${table(
+        ["model", "efforts"],
+        result.models.map((m) => [m, result.efforts.join(", ") || "-"]),
+      )}\n`,
+    );
     const bin = registry.get(args.agent)?.adapter.bin;
-    process.stderr.write(`"default" passes no model flag; models from ${result.source === "catalog" ? `\`${bin}\`'s own catalog` : result.source === "aliases" ? "the documented aliases" : "nowhere (type a model id)"}\n`);
+    process.stderr.write(
+      `"default" passes no model flag; models from ${result.source === "catalog" ? `\`${bin}\`'s own catalog` : result.source === "aliases" ? "the documented aliases" : "nowhere (type a model id)"}\n`,
+    );
   },
 });

@@ -24,9 +24,16 @@ function labelled(label: string, sink: { write(s: string): unknown }) {
 }
 
 /** `od run --agent a,b,c`: one prompt on several agents, streams labelled by agent, then a side-by-side table. */
-export async function runParallel(agents: string[], base: Omit<RunRequest, "agent">, opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; policyFor: (agent: string) => RetryPolicy }): Promise<number> {
+export async function runParallel(
+  agents: string[],
+  base: Omit<RunRequest, "agent">,
+  opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; policyFor: (agent: string) => RetryPolicy },
+): Promise<number> {
   for (const a of agents) if (!opts.registry.get(a)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, "See `od agents`.");
-  const sinks = new Map<string, { out: ReturnType<typeof labelled>; err: ReturnType<typeof labelled>; render: ReturnType<typeof createTextRenderer> }>();
+  const sinks = new Map<
+    string,
+    { out: ReturnType<typeof labelled>; err: ReturnType<typeof labelled>; render: ReturnType<typeof createTextRenderer> }
+  >();
   const sinkFor = (agent: string) => {
     let s = sinks.get(agent);
     if (!s) {
@@ -39,7 +46,10 @@ export async function runParallel(agents: string[], base: Omit<RunRequest, "agen
   };
   const results: ParallelResult[] = [];
   const shown = new Set<string>(); // errors the agent's own stream already showed
-  for await (const item of parallel(agents.map((agent) => ({ ...base, agent })), { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor })) {
+  for await (const item of parallel(
+    agents.map((agent) => ({ ...base, agent })),
+    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor },
+  )) {
     if ("result" in item) {
       results.push(item.result);
       const { error } = item.result;
@@ -55,7 +65,14 @@ export async function runParallel(agents: string[], base: Omit<RunRequest, "agen
   }
   if (opts.json) process.stdout.write(`${JSON.stringify({ results })}\n`);
   else {
-    const rows = results.map((r) => [r.agent, r.status, `${(r.durationMs / 1000).toFixed(1)}s`, r.inputTokens === undefined ? "-" : `${r.inputTokens}/${r.outputTokens ?? 0}`, r.costUsd === undefined ? "-" : `$${r.costUsd.toFixed(4)}`, r.files.length ? r.files.join(", ") : "-"]);
+    const rows = results.map((r) => [
+      r.agent,
+      r.status,
+      `${(r.durationMs / 1000).toFixed(1)}s`,
+      r.inputTokens === undefined ? "-" : `${r.inputTokens}/${r.outputTokens ?? 0}`,
+      r.costUsd === undefined ? "-" : `$${r.costUsd.toFixed(4)}`,
+      r.files.length ? r.files.join(", ") : "-",
+    ]);
     process.stdout.write(`\n${table(["agent", "status", "time", "tokens in/out", "cost", "files changed"], rows)}\n`);
     process.stderr.write("each agent ran in its own copy of the working directory; yours is unchanged\n");
   }

@@ -56,7 +56,10 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
         return;
       case "run.result": {
         if (!opts.result) return;
-        const lines = [`files changed: ${e.files.length ? e.files.join(", ") : "none"}`, `tool calls: ${e.toolCalls.length}${e.toolCalls.some((c) => c.isError) ? ` (${e.toolCalls.filter((c) => c.isError).length} failed)` : ""}`];
+        const lines = [
+          `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,
+          `tool calls: ${e.toolCalls.length}${e.toolCalls.some((c) => c.isError) ? ` (${e.toolCalls.filter((c) => c.isError).length} failed)` : ""}`,
+        ];
         if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
         if (e.note) lines.push(e.note);
         note(dim(lines.map((l) => `od: ${l}`).join("\n")));

@@ -41,7 +41,10 @@ export default odCommand({
     };
     process.on("SIGHUP", () => {
       log.info("SIGHUP: detecting agents again");
-      detectCached(registry.list().map((e) => e.adapter), { refresh: true }).catch(() => {});
+      detectCached(
+        registry.list().map((e) => e.adapter),
+        { refresh: true },
+      ).catch(() => {});
     });
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
@@ -51,7 +54,12 @@ export default odCommand({
 
 /** The system's way to open a URL; where there is none (a server with no desktop), the printed URL is the way. */
 function openBrowser(url: string): void {
-  const cmd = process.platform === "darwin" ? ["open", url] : process.platform === "win32" ? ["rundll32", "url.dll,FileProtocolHandler", url] : ["xdg-open", url];
+  const cmd =
+    process.platform === "darwin"
+      ? ["open", url]
+      : process.platform === "win32"
+        ? ["rundll32", "url.dll,FileProtocolHandler", url]
+        : ["xdg-open", url];
   try {
     Bun.spawn(cmd, { stdio: ["ignore", "ignore", "ignore"] });
   } catch (err) {

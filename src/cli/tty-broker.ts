@@ -8,7 +8,9 @@ import type { Broker } from "../core/permissions.ts";
 export function lineBroker(input: () => AsyncIterable<Uint8Array | string>, out: { write(s: string): unknown }): Broker {
   return async (ask, signal) => {
     const what = ask.kind === "edit" ? "edit" : ask.kind === "execute" ? "run" : ask.kind === "read" ? "read" : "do";
-    out.write(`\n? ${ask.tool}: the agent wants to ${what}${ask.paths?.length ? ` ${ask.paths.join(", ")}` : ""}${ask.detail ? `\n  ${ask.detail}` : ""}\n  allow? [y/N] `);
+    out.write(
+      `\n? ${ask.tool}: the agent wants to ${what}${ask.paths?.length ? ` ${ask.paths.join(", ")}` : ""}${ask.detail ? `\n  ${ask.detail}` : ""}\n  allow? [y/N] `,
+    );
     let line = "";
     const decoder = new TextDecoder();
     for await (const chunk of input()) {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorCode } from "./errors.ts";
+import type { ErrorCode } from "./errors.ts";
 import type { Mode, OdEvent, OdEventBody } from "./events.ts";
 
 /** What `invoke` receives: everything decided before the process starts. */
@@ -83,8 +83,7 @@ export interface LoopProtocol {
 
 export type Protocol = LinesProtocol<any> | DriverProtocol | LoopProtocol;
 
-const fn = <T>(what: string) =>
-  z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
+const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
 
 const kebab = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, "id must be kebab-case (e.g. my-agent)");
 
@@ -106,7 +105,10 @@ const DetectSchema = z.object({
   /** The CLI's config folder, relative to HOME (e.g. ".claude"): a second sign it is really installed. */
   configDir: z.string().optional(),
   /** Older versions are reported as needing an upgrade. */
-  minVersion: z.string().regex(/^\d+(\.\d+)*$/).optional(),
+  minVersion: z
+    .string()
+    .regex(/^\d+(\.\d+)*$/)
+    .optional(),
   /** Per-probe time limit for CLIs with slow cold starts (default 3 s). */
   timeoutMs: z.number().int().positive().optional(),
   /** Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags). */

@@ -37,7 +37,11 @@ export function promptArgLimit(declared: number, platform: NodeJS.Platform): num
 }
 
 /** Guard 1: the composed prompt's UTF-8 length against the adapter's budget (equal passes). */
-export function checkPromptArgBudget(adapter: BudgetAdapter, prompt: string, platform: NodeJS.Platform = process.platform): BudgetRefusal | null {
+export function checkPromptArgBudget(
+  adapter: BudgetAdapter,
+  prompt: string,
+  platform: NodeJS.Platform = process.platform,
+): BudgetRefusal | null {
   const declared = adapter.prompt.maxPromptArgBytes;
   if (declared === undefined) return null;
   const bytes = Buffer.byteLength(prompt, "utf8");
@@ -83,7 +87,12 @@ export function guardPromptArgBudget(adapter: BudgetAdapter, prompt: string, pla
 }
 
 /** Throws the refusal of guard 2 or 3, if any. */
-export function guardCommandLineBudget(adapter: BudgetAdapter, bin: string, args: readonly string[], opts?: { platform?: NodeJS.Platform; env?: Env }): void {
+export function guardCommandLineBudget(
+  adapter: BudgetAdapter,
+  bin: string,
+  args: readonly string[],
+  opts?: { platform?: NodeJS.Platform; env?: Env },
+): void {
   const refusal = checkCommandLineBudget(adapter, bin, args, opts);
   if (refusal) throw refusal.error;
 }

@@ -3,7 +3,10 @@ import { type ErrorCode, isRetryable } from "./errors.ts";
 import type { OdEventBody } from "./events.ts";
 
 const RULES: Array<[RegExp, ErrorCode]> = [
-  [/\b401\b|unauthori[sz]ed|invalid[ _-]?(api[ _-]?)?key|authentication|not logged in|no api key|missing api key|no auth type is selected|please run \/login|api_key_invalid/i, "AGENT_AUTH_REQUIRED"],
+  [
+    /\b401\b|unauthori[sz]ed|invalid[ _-]?(api[ _-]?)?key|authentication|not logged in|no api key|missing api key|no auth type is selected|please run \/login|api_key_invalid/i,
+    "AGENT_AUTH_REQUIRED",
+  ],
   [/\b429\b|rate[ _-]?limit|too many requests|quota/i, "RATE_LIMITED"],
   [/prompt is too long|context[ _-]length|too many tokens|maximum context/i, "AGENT_PROMPT_TOO_LARGE"],
 ];
@@ -32,7 +35,8 @@ export function hintFor(code: ErrorCode, agent: { name: string; login?: string }
 }
 
 /** Failures that pass on their own: an overloaded or failing server, a dropped connection. */
-const TRANSIENT = /\b50[0-4]\b|\b529\b|overloaded|service unavailable|bad gateway|gateway time-?out|internal server error|ECONNRESET|ECONNREFUSED|socket hang up|connection (reset|closed|refused)|network error/i;
+const TRANSIENT =
+  /\b50[0-4]\b|\b529\b|overloaded|service unavailable|bad gateway|gateway time-?out|internal server error|ECONNRESET|ECONNREFUSED|socket hang up|connection (reset|closed|refused)|network error/i;
 
 export function isTransientText(text: string): boolean {
   return TRANSIENT.test(text);

@@ -38,7 +38,10 @@ export function cachePath(env: Env = process.env): string {
  * else is probed again (in parallel) and written back. A corrupt or unreadable
  * cache is ignored and rewritten, never fatal.
  */
-export async function detectCached(adapters: Adapter[], opts: { env?: Env; refresh?: boolean; now?: number } = {}): Promise<CachedDetections> {
+export async function detectCached(
+  adapters: Adapter[],
+  opts: { env?: Env; refresh?: boolean; now?: number } = {},
+): Promise<CachedDetections> {
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now();
   const file = cachePath(env);
@@ -50,11 +53,15 @@ export async function detectCached(adapters: Adapter[], opts: { env?: Env; refre
     if (!key) continue;
     keys.set(adapter.id, key);
     const entry = cache.entries[adapter.id];
-    if (entry && entry.path === key.path && entry.mtimeMs === key.mtimeMs && now - entry.at < CACHE_TTL_MS && now >= entry.at) hits.set(adapter.id, entry.detection);
+    if (entry && entry.path === key.path && entry.mtimeMs === key.mtimeMs && now - entry.at < CACHE_TTL_MS && now >= entry.at)
+      hits.set(adapter.id, entry.detection);
   }
-  const probed = await detectAll(adapters.filter((a) => !hits.has(a.id)), env);
+  const probed = await detectAll(
+    adapters.filter((a) => !hits.has(a.id)),
+    env,
+  );
   const fresh: CacheFile = { odVersion: VERSION, entries: {} };
-  for (const [id, detection] of hits) fresh.entries[id] = cache.entries[id]!;
+  for (const [id] of hits) fresh.entries[id] = cache.entries[id]!;
   for (const detection of probed) {
     const key = keys.get(detection.id);
     if (key) fresh.entries[detection.id] = { ...key, at: now, detection };

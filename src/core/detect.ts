@@ -73,24 +73,56 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
 
   const d: Detection = { ...base, path, via };
   if (version.failedToStart || version.timedOut || version.exitCode === 126 || version.exitCode === 127 || version.exitCode !== 0) {
-    const why = version.failedToStart ? "cannot be started" : version.timedOut ? `did not answer within ${timeoutMs} ms` : `exited with ${version.exitCode}`;
-    return { ...d, status: version.failedToStart || version.exitCode === 126 || version.exitCode === 127 ? "missing" : "broken", problems: [{ code: "AGENT_NOT_FOUND", message: `\`${path} ${adapter.version.args.join(" ")}\` ${why}`, hint: `Reinstall with \`${adapter.install}\`.` }] };
+    const why = version.failedToStart
+      ? "cannot be started"
+      : version.timedOut
+        ? `did not answer within ${timeoutMs} ms`
+        : `exited with ${version.exitCode}`;
+    return {
+      ...d,
+      status: version.failedToStart || version.exitCode === 126 || version.exitCode === 127 ? "missing" : "broken",
+      problems: [
+        {
+          code: "AGENT_NOT_FOUND",
+          message: `\`${path} ${adapter.version.args.join(" ")}\` ${why}`,
+          hint: `Reinstall with \`${adapter.install}\`.`,
+        },
+      ],
+    };
   }
   d.installed = true;
-  d.version = safe(() => adapter.version.parse?.(version.output)) ?? version.output.match(/\d+\.\d+(\.\d+)?[\w.+-]*/)?.[0] ?? version.output.split("\n")[0];
+  d.version =
+    safe(() => adapter.version.parse?.(version.output)) ??
+    version.output.match(/\d+\.\d+(\.\d+)?[\w.+-]*/)?.[0] ??
+    version.output.split("\n")[0];
   d.confident = !adapter.detect.configDir || d.configDir !== undefined;
-  if (help && adapter.detect.help) d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escape(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
+  if (help && adapter.detect.help)
+    d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escapeRegExp(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
   if (models && adapter.detect.models && models.exitCode === 0) {
-    const listed = [...new Set((safe(() => adapter.detect.models!.parse(models.output)) ?? []).filter((m) => typeof m === "string" && /^[\w./:@+-]{1,200}$/.test(m)))];
+    const listed = [
+      ...new Set(
+        (safe(() => adapter.detect.models!.parse(models.output)) ?? []).filter(
+          (m) => typeof m === "string" && /^[\w./:@+-]{1,200}$/.test(m),
+        ),
+      ),
+    ];
     if (listed.length) Object.assign(d, { models: listed, modelSource: "catalog" as const });
   }
   d.auth = auth;
   if (adapter.detect.minVersion && d.version && compareVersions(d.version, adapter.detect.minVersion) < 0) {
     d.status = "outdated";
-    d.problems.push({ code: "AGENT_NOT_FOUND", message: `${adapter.name} ${d.version} is older than ${adapter.detect.minVersion}`, hint: `Upgrade: ${adapter.install}` });
+    d.problems.push({
+      code: "AGENT_NOT_FOUND",
+      message: `${adapter.name} ${d.version} is older than ${adapter.detect.minVersion}`,
+      hint: `Upgrade: ${adapter.install}`,
+    });
   } else if (auth === "missing") {
     d.status = "logged-out";
-    d.problems.push({ code: "AGENT_AUTH_REQUIRED", message: `${adapter.name} is not logged in`, hint: adapter.login ? `Log in: ${adapter.login}` : undefined });
+    d.problems.push({
+      code: "AGENT_AUTH_REQUIRED",
+      message: `${adapter.name} is not logged in`,
+      hint: adapter.login ? `Log in: ${adapter.login}` : undefined,
+    });
   } else d.status = "ready";
   return d;
 }
@@ -130,12 +162,19 @@ async function authState(adapter: Adapter, env: Env, run: (args: string[]) => Re
 }
 
 function crashed(adapter: Adapter, err: unknown): Detection {
-  return { ...baseOf(adapter, {}), status: "broken", problems: [{ code: "INTERNAL", message: `detecting ${adapter.id} failed: ${(err as Error)?.message ?? err}` }] };
+  return {
+    ...baseOf(adapter, {}),
+    status: "broken",
+    problems: [{ code: "INTERNAL", message: `detecting ${adapter.id} failed: ${(err as Error)?.message ?? err}` }],
+  };
 }
 
 /** Numeric dotted comparison; pre-release tails are ignored. */
 export function compareVersions(a: string, b: string): number {
-  const pa = a.split(/[^\d.]/)[0]!.split(".").map(Number);
+  const pa = a
+    .split(/[^\d.]/)[0]!
+    .split(".")
+    .map(Number);
   const pb = b.split(".").map(Number);
   for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
     const d = (pa[i] ?? 0) - (pb[i] ?? 0);
@@ -152,6 +191,6 @@ function safe<T>(f: () => T): T | undefined {
   }
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -21,12 +21,19 @@ export interface GitResult {
 export async function git(args: string[], cwd: string, opts: { stdin?: string; maxBytes?: number } = {}): Promise<GitResult> {
   let p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
-    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", ...args], { cwd, stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]), stdout: "pipe", stderr: "pipe" });
+    p = Bun.spawn(["git", "-c", "core.fsmonitor=false", ...args], {
+      cwd,
+      stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
   } catch (err) {
     return { code: -1, out: "", err: String((err as Error).message) };
   }
   const [out, err] = await Promise.all([bounded(p, opts.maxBytes ?? Number.POSITIVE_INFINITY), new Response(p.stderr).text(), p.exited]);
-  return out.cut ? { code: 0, out: `${out.text}\n[od: the output is longer than ${opts.maxBytes} bytes and was cut here]\n`, err } : { code: p.exitCode ?? 1, out: out.text, err };
+  return out.cut
+    ? { code: 0, out: `${out.text}\n[od: the output is longer than ${opts.maxBytes} bytes and was cut here]\n`, err }
+    : { code: p.exitCode ?? 1, out: out.text, err };
 }
 
 async function bounded(p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">, maxBytes: number): Promise<{ text: string; cut: boolean }> {

@@ -10,14 +10,21 @@ export interface ImageInput {
 }
 
 export const IMAGE_LIMITS = { count: 10, bytes: 5 * 1024 * 1024 };
-const TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
+const TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
 
 /**
  * Images for a run: readable regular files of a known image type, within the
  * count and size limits; anything else is refused before the agent starts.
  */
 export function loadImages(paths: string[], cwd: string): ImageInput[] {
-  if (paths.length > IMAGE_LIMITS.count) throw new OdError("INVALID_REQUEST", `Too many images: ${paths.length} (at most ${IMAGE_LIMITS.count})`);
+  if (paths.length > IMAGE_LIMITS.count)
+    throw new OdError("INVALID_REQUEST", `Too many images: ${paths.length} (at most ${IMAGE_LIMITS.count})`);
   return paths.map((given) => {
     const path = resolve(cwd, given);
     const mimeType = TYPES[extname(path).toLowerCase()];
@@ -29,9 +36,13 @@ export function loadImages(paths: string[], cwd: string): ImageInput[] {
       accessSync(path, constants.R_OK);
       size = st.size;
     } catch (err) {
-      throw new OdError("INVALID_REQUEST", `${given}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`);
+      throw new OdError(
+        "INVALID_REQUEST",
+        `${given}: ${(err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (err as Error).message}`,
+      );
     }
-    if (size > IMAGE_LIMITS.bytes) throw new OdError("INVALID_REQUEST", `${given}: ${size} bytes, over the ${IMAGE_LIMITS.bytes}-byte limit`);
+    if (size > IMAGE_LIMITS.bytes)
+      throw new OdError("INVALID_REQUEST", `${given}: ${size} bytes, over the ${IMAGE_LIMITS.bytes}-byte limit`);
     return { path, mimeType, data: readFileSync(path).toString("base64") };
   });
 }

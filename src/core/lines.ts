@@ -11,10 +11,7 @@ export type Frame = { kind: "line"; text: string } | { kind: "too-large"; bytes:
  * last line is flushed. A line longer than `maxLineBytes` is dropped while it is
  * read (memory stays bounded) and reported as one `too-large` frame.
  */
-export async function* frameLines(
-  stream: AsyncIterable<Uint8Array>,
-  maxLineBytes = DEFAULT_MAX_LINE_BYTES,
-): AsyncGenerator<Frame> {
+export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<Frame> {
   const decoder = new TextDecoder();
   let parts: Uint8Array[] = [];
   let size = 0;

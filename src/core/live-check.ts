@@ -24,11 +24,18 @@ export interface LiveReport {
  * answer, with which model, and did it write nothing? The report holds no
  * environment, keys or paths of the user, so it can be pasted into a bug.
  */
-export async function liveCheck(agent: string, registry: Registry, opts: { env?: Record<string, string | undefined>; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<LiveReport> {
+export async function liveCheck(
+  agent: string,
+  registry: Registry,
+  opts: { env?: Record<string, string | undefined>; timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<LiveReport> {
   const cwd = mkdtempSync(join(tmpdir(), "od-live-check-"));
   const report: LiveReport = { agent, status: "failed", answer: "", written: [], durationMs: 0, exitCode: null };
   try {
-    for await (const e of runAgent({ agent, prompt: LIVE_PROMPT, cwd, mode: "read-only", timeoutMs: opts.timeoutMs ?? 120_000 }, { registry, env: opts.env, signal: opts.signal })) {
+    for await (const e of runAgent(
+      { agent, prompt: LIVE_PROMPT, cwd, mode: "read-only", timeoutMs: opts.timeoutMs ?? 120_000 },
+      { registry, env: opts.env, signal: opts.signal },
+    )) {
       if (e.type === "session" && e.model) report.model = e.model;
       if (e.type === "text.delta" && report.answer.length < 200) report.answer = (report.answer + e.text).slice(0, 200);
       if (e.type === "error" && !report.error) report.error = { code: e.code, message: e.message.slice(0, 500), hint: e.hint };

@@ -86,7 +86,8 @@ export class LogWriter {
 
   /** The events after `cursor`, about `maxBytes` of them: from the file while the reader is behind it, then from memory. */
   read(cursor: LogCursor, maxBytes: number): LogBatch {
-    if (cursor.seq < this.written) return readLogFile(this.path, cursor, cursor.offset ?? this.offsetOf(cursor.seq + 1), maxBytes, this.size);
+    if (cursor.seq < this.written)
+      return readLogFile(this.path, cursor, cursor.offset ?? this.offsetOf(cursor.seq + 1), maxBytes, this.size);
     const events: LoggedEvent[] = [];
     let i = this.seqs.findIndex((seq) => seq > cursor.seq);
     if (i < 0) return { events, cursor };

@@ -96,7 +96,9 @@ function crashed(adapter: Adapter, exit: Exit, tail: string): Classification {
   return {
     code: "AGENT_CRASHED",
     message: `${adapter.name} ${how}${last ? `: ${last}` : ""}`,
-    hint: last ? `The agent's last words are above; run with --json to see every event.` : `Run \`${adapter.bin}\` by hand to see why it fails.`,
+    hint: last
+      ? `The agent's last words are above; run with --json to see every event.`
+      : `Run \`${adapter.bin}\` by hand to see why it fails.`,
   };
 }
 

@@ -29,7 +29,16 @@ export type ParallelItem = { agent: string; event: OdEvent } | { agent: string; 
  * so the user's tree is never touched. Yields every event labelled by agent,
  * then one result per agent with what it changed.
  */
-export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: number; registry?: Registry; env?: Record<string, string | undefined>; signal?: AbortSignal; policyFor?: (agent: string) => RetryPolicy } = {}): AsyncGenerator<ParallelItem> {
+export async function* parallel(
+  requests: RunRequest[],
+  opts: {
+    maxConcurrent?: number;
+    registry?: Registry;
+    env?: Record<string, string | undefined>;
+    signal?: AbortSignal;
+    policyFor?: (agent: string) => RetryPolicy;
+  } = {},
+): AsyncGenerator<ParallelItem> {
   const slots = new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
   let wake: (() => void) | undefined;
@@ -43,10 +52,16 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
     const ws = await createWorkspace(request.cwd ?? process.cwd(), label.replace(/[^\w-]/g, "_"));
     const result: ParallelResult = { agent: label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
     try {
-      for await (const event of runWithRetry({ ...request, cwd: ws.dir }, { registry: opts.registry, env: opts.env, signal: opts.signal, slots }, opts.policyFor?.(request.agent))) {
-        if (event.type === "usage") Object.assign(result, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, costUsd: event.costUsd });
+      for await (const event of runWithRetry(
+        { ...request, cwd: ws.dir },
+        { registry: opts.registry, env: opts.env, signal: opts.signal, slots },
+        opts.policyFor?.(request.agent),
+      )) {
+        if (event.type === "usage")
+          Object.assign(result, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, costUsd: event.costUsd });
         if (event.type === "error") result.error ??= event.message;
-        if (event.type === "run.finished") Object.assign(result, { runId: event.runId, status: event.status, durationMs: event.durationMs });
+        if (event.type === "run.finished")
+          Object.assign(result, { runId: event.runId, status: event.status, durationMs: event.durationMs });
         push({ agent: label, event });
       }
       Object.assign(result, await ws.changes());
@@ -57,7 +72,10 @@ export async function* parallel(requests: RunRequest[], opts: { maxConcurrent?: 
       push({ agent: label, result });
     }
   };
-  const failed = (agent: string, err: unknown): ParallelItem => ({ agent, result: { agent, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" } });
+  const failed = (agent: string, err: unknown): ParallelItem => ({
+    agent,
+    result: { agent, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" },
+  });
   const all = Promise.all(
     requests.map((r) =>
       one(r)

@@ -40,7 +40,9 @@ export function userToolDirs(env: Env = process.env, platform: NodeJS.Platform =
     ...nodeVersionBins(join(env.NVM_DIR || join(home, ".nvm"), "versions", "node")),
     env.FNM_MULTISHELL_PATH ? join(env.FNM_MULTISHELL_PATH, "bin") : "",
     join(home, ".local", "share", "fnm", "aliases", "default", "bin"),
-    ...(platform === "win32" ? [join(env.APPDATA ?? join(home, "AppData", "Roaming"), "npm"), join(home, "scoop", "shims")] : ["/opt/homebrew/bin", "/usr/local/bin"]),
+    ...(platform === "win32"
+      ? [join(env.APPDATA ?? join(home, "AppData", "Roaming"), "npm"), join(home, "scoop", "shims")]
+      : ["/opt/homebrew/bin", "/usr/local/bin"]),
   ];
   return [...new Set(dirs.filter(Boolean))];
 }
@@ -49,7 +51,9 @@ export function userToolDirs(env: Env = process.env, platform: NodeJS.Platform =
 function nodeVersionBins(versions: string): string[] {
   if (!existsSync(versions)) return [];
   try {
-    return readdirSync(versions).sort().map((v) => join(versions, v, "bin"));
+    return readdirSync(versions)
+      .sort()
+      .map((v) => join(versions, v, "bin"));
   } catch {
     return [];
   }

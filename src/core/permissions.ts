@@ -28,11 +28,16 @@ export type Broker = (ask: Omit<PermissionAsk, "reply">, signal: AbortSignal) =>
  * allows reads only; edit allows reads and edits of paths inside the working
  * directory; full allows everything. Anything unclear is denied (fail closed).
  */
-export function policyDecision(ask: Pick<PermissionAsk, "kind" | "paths">, mode: Mode, cwd: string): { decision: Decision; reason: string } {
+export function policyDecision(
+  ask: Pick<PermissionAsk, "kind" | "paths">,
+  mode: Mode,
+  cwd: string,
+): { decision: Decision; reason: string } {
   if (mode === "full") return { decision: "allow", reason: "full mode allows everything" };
   if (ask.kind === "read") return { decision: "allow", reason: `${mode} mode allows reads` };
   if (mode === "read-only") return { decision: "deny", reason: "read-only mode denies anything that writes or executes" };
-  if (ask.kind !== "edit") return { decision: "deny", reason: `edit mode denies ${ask.kind === "execute" ? "running commands" : "actions it cannot classify"}` };
+  if (ask.kind !== "edit")
+    return { decision: "deny", reason: `edit mode denies ${ask.kind === "execute" ? "running commands" : "actions it cannot classify"}` };
   if (!ask.paths?.length) return { decision: "deny", reason: "edit mode denies an edit that names no path" };
   const outside = ask.paths.find((p) => !inside(cwd, p));
   if (outside) return { decision: "deny", reason: `edit mode denies writing outside the working directory (${outside})` };
@@ -83,7 +88,14 @@ export interface Settled {
  * denies); with nobody attached, the run's policy decides. A run that stops
  * meanwhile (`stopping` aborts) denies at once instead of waiting for an answer.
  */
-export async function settle(ask: PermissionAsk, mode: Mode, cwd: string, broker?: Broker, timeoutMs = 120_000, stopping?: AbortSignal): Promise<Settled> {
+export async function settle(
+  ask: PermissionAsk,
+  mode: Mode,
+  cwd: string,
+  broker?: Broker,
+  timeoutMs = 120_000,
+  stopping?: AbortSignal,
+): Promise<Settled> {
   if (!broker) return { ...policyDecision(ask, mode, cwd), by: "policy" };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -98,7 +110,8 @@ export async function settle(ask: PermissionAsk, mode: Mode, cwd: string, broker
   try {
     const answer = await Promise.race([broker(question, controller.signal).catch(() => undefined), timeout]);
     if (answer === "stopping") return { decision: "deny", by: "policy", reason: "the run is stopping" };
-    if (answer === "timeout") return { decision: "deny", by: "timeout", reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s` };
+    if (answer === "timeout")
+      return { decision: "deny", by: "timeout", reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s` };
     if (answer === undefined) return { decision: "deny", by: "user", reason: "no answer" };
     return { decision: answer, by: "user", reason: answer === "allow" ? "allowed by the user" : "denied by the user" };
   } finally {

@@ -26,7 +26,10 @@ export function stripTerminal(text: string): string {
  * catalog) with stdin closed, in its own process group, killed at the time limit,
  * its output capped. Never throws.
  */
-export async function probe(cmd: string[], opts: { env: Record<string, string | undefined>; timeoutMs: number; maxBytes?: number; cwd?: string }): Promise<ProbeResult> {
+export async function probe(
+  cmd: string[],
+  opts: { env: Record<string, string | undefined>; timeoutMs: number; maxBytes?: number; cwd?: string },
+): Promise<ProbeResult> {
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {

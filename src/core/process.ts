@@ -80,7 +80,10 @@ export class AgentProcess {
     if (this.pipe) unread.unregister(this.pipe);
     const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
     try {
-      yield* frameLines(chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)), this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
+      yield* frameLines(
+        chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)),
+        this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      );
     } finally {
       this.pipe?.close();
     }
@@ -140,7 +143,11 @@ export const QUIET_AFTER_EXIT_MS = 1000;
  * read). Output already written is never cut: a read that has data resolves
  * at once, however late the consumer asks.
  */
-export async function* untilQuiet(stream: ReadableStream<Uint8Array>, exited: Promise<unknown>, quietMs: number): AsyncGenerator<Uint8Array> {
+export async function* untilQuiet(
+  stream: ReadableStream<Uint8Array>,
+  exited: Promise<unknown>,
+  quietMs: number,
+): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   let gone = false;
   let reading = false;
@@ -207,7 +214,11 @@ function spawnError(spec: SpawnSpec, err: unknown): OdError {
   const e = err as NodeJS.ErrnoException;
   const bin = spec.cmd[0] ?? "";
   if (e?.code === "ENOENT")
-    return new OdError("AGENT_NOT_FOUND", `Cannot start ${bin}: no such executable or working directory (${spec.cwd})`, "Check that the agent is installed and that --cwd exists.");
+    return new OdError(
+      "AGENT_NOT_FOUND",
+      `Cannot start ${bin}: no such executable or working directory (${spec.cwd})`,
+      "Check that the agent is installed and that --cwd exists.",
+    );
   if (e?.code === "EACCES")
     return new OdError("SPAWN_FAILED", `Cannot start ${bin}: permission denied`, `Make it executable: chmod +x ${bin}`);
   return new OdError("SPAWN_FAILED", `Cannot start ${bin}: ${e?.message ?? String(err)}`);

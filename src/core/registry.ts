@@ -133,7 +133,10 @@ async function importPlugin(path: string): Promise<Adapter[]> {
 function within<T>(loading: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish loading within ${ms} ms (a top-level await or a factory that never settles?)`)), ms);
+    timer = setTimeout(
+      () => reject(new Error(`did not finish loading within ${ms} ms (a top-level await or a factory that never settles?)`)),
+      ms,
+    );
   });
   return Promise.race([loading, late]).finally(() => clearTimeout(timer));
 }

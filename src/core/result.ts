@@ -89,7 +89,8 @@ export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): 
     else if (e.type === "raw" && e.stream === "stdout") raw = `${raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
     if (e.type === "run.finished") {
       const after = fingerprint(cwd);
-      const files = before && after ? [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort() : [];
+      const files =
+        before && after ? [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort() : [];
       yield {
         type: "run.result",
         runId: e.runId,
@@ -98,7 +99,10 @@ export async function* withResult(events: AsyncIterable<OdEvent>, cwd: string): 
         text: text.toString(),
         toolCalls: [...calls.values()],
         files,
-        diff: await gitDiff(cwd, files.filter((f) => after?.has(f))),
+        diff: await gitDiff(
+          cwd,
+          files.filter((f) => after?.has(f)),
+        ),
         errorCode: error?.code,
         errorMessage: error?.message,
         rawTail: raw,

@@ -1,6 +1,6 @@
 import type { OdEvent } from "./events.ts";
-import { sleep } from "./sleep.ts";
 import { type RunOptions, type RunRequest, runAgent } from "./run.ts";
+import { sleep } from "./sleep.ts";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (1 = no retry). */
@@ -23,11 +23,20 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30
  * stream, one run id and exactly one run.finished. Permanent failures are never
  * retried.
  */
-export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, policy: RetryPolicy = DEFAULT_RETRY, wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = sleep): AsyncGenerator<OdEvent> {
+export async function* runWithRetry(
+  request: RunRequest,
+  opts: RunOptions = {},
+  policy: RetryPolicy = DEFAULT_RETRY,
+  wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = sleep,
+): AsyncGenerator<OdEvent> {
   const runId = opts.runId ?? crypto.randomUUID();
   let seq = 0;
   // Within the first attempt the numbering already matches: the event passes through uncopied.
-  const restamp = (e: OdEvent): OdEvent => (e.seq === seq ? (seq++, e) : { ...e, seq: seq++ });
+  const restamp = (e: OdEvent): OdEvent => {
+    if (e.seq !== seq) return { ...e, seq: seq++ };
+    seq++;
+    return e;
+  };
   let current = request;
   for (let attempt = 1; ; attempt++) {
     const errors: Extract<OdEvent, { type: "error" }>[] = [];
@@ -53,7 +62,10 @@ export async function* runWithRetry(request: RunRequest, opts: RunOptions = {}, 
       yield restamp(finished);
       return;
     }
-    const fallback = policy.fallbackModel && errors.some((e) => e.code === "RATE_LIMITED") && current.model !== policy.fallbackModel ? policy.fallbackModel : undefined;
+    const fallback =
+      policy.fallbackModel && errors.some((e) => e.code === "RATE_LIMITED") && current.model !== policy.fallbackModel
+        ? policy.fallbackModel
+        : undefined;
     if (fallback) current = { ...current, model: fallback };
     yield restamp({
       type: "status",

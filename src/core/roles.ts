@@ -46,8 +46,12 @@ export function writeRole(adapter: Adapter, cwd: string, role: Role, force = fal
   const text = existsSync(path) ? readFileSync(path, "utf8") : "";
   const section = `${sectionTitle(role.name)}\n\n${description}.\n\n${body}\n`;
   const at = text.indexOf(sectionTitle(role.name));
-  if (at >= 0 && !force) throw new OdError("INVALID_REQUEST", `${relative(cwd, path)} already defines the role ${role.name}`, "Pass --force to replace it.");
-  const next = at >= 0 ? text.slice(0, at) + section + restAfter(text, at) : `${text}${text && !text.endsWith("\n\n") ? (text.endsWith("\n") ? "\n" : "\n\n") : ""}${section}`;
+  if (at >= 0 && !force)
+    throw new OdError("INVALID_REQUEST", `${relative(cwd, path)} already defines the role ${role.name}`, "Pass --force to replace it.");
+  const next =
+    at >= 0
+      ? text.slice(0, at) + section + restAfter(text, at)
+      : `${text}${text && !text.endsWith("\n\n") ? (text.endsWith("\n") ? "\n" : "\n\n") : ""}${section}`;
   writeFileSync(path, next);
   return { path, replaced: at >= 0 };
 }
@@ -63,7 +67,12 @@ export function useRole(adapter: Adapter, cwd: string, name: string): { promptPr
   const path = roleFile(adapter, cwd, name);
   const file = roleTarget(adapter).includes("{name}");
   const defined = existsSync(path) && (file || readFileSync(path, "utf8").includes(sectionTitle(name)));
-  if (!defined) throw new OdError("INVALID_REQUEST", `No role "${name}" for ${adapter.name} in ${relative(cwd, path) || path}`, `Create it: od init --agent ${adapter.id} --role ${name} --prompt-file <file>`);
+  if (!defined)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `No role "${name}" for ${adapter.name} in ${relative(cwd, path) || path}`,
+      `Create it: od init --agent ${adapter.id} --role ${name} --prompt-file <file>`,
+    );
   if (adapter.capabilities.roles) return {}; // the adapter passes ctx.role to the CLI's own flag
   const where = file ? relative(cwd, path) : `${relative(cwd, path)} (section "${sectionTitle(name)}")`;
   return { promptPrefix: `Act as the "${name}" role defined in ${where}.` };

@@ -80,7 +80,12 @@ export class RunLog {
 
   summary(runId: string): RunSummary {
     const request = this.request(runId) ?? {};
-    const fields = { runId, agent: request.agent as string | undefined, prompt: request.prompt as string | undefined, cwd: request.cwd as string | undefined };
+    const fields = {
+      runId,
+      agent: request.agent as string | undefined,
+      prompt: request.prompt as string | undefined,
+      cwd: request.cwd as string | undefined,
+    };
     // A finished run is summed up by its first event and its run.finished, which carries the session.
     const { first, finished } = this.ends(runId);
     if (first && finished) return { ...fields, status: finished.status, startedAt: first.ts, sessionId: finished.sessionId };
@@ -142,10 +147,30 @@ export class RunLog {
       const last = events.at(-1);
       const seq = (last?.seq ?? -1) + 1;
       const ts = Date.now();
-      this.append({ type: "error", runId, seq, ts, code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false });
+      this.append({
+        type: "error",
+        runId,
+        seq,
+        ts,
+        code: "AGENT_CRASHED",
+        message: reason,
+        hint: "Start the run again.",
+        retryable: false,
+      });
       const session = events.findLast((e) => e.type === "session");
       const sessionId = session?.type === "session" ? session.sessionId : undefined;
-      this.append({ type: "run.finished", runId, seq: seq + 1, ts, status: "failed", exitCode: null, signal: null, durationMs: ts - (events[0]?.ts ?? ts), sessionId, resumable: sessionId !== undefined });
+      this.append({
+        type: "run.finished",
+        runId,
+        seq: seq + 1,
+        ts,
+        status: "failed",
+        exitCode: null,
+        signal: null,
+        durationMs: ts - (events[0]?.ts ?? ts),
+        sessionId,
+        resumable: sessionId !== undefined,
+      });
       recovered.push(runId);
     }
     return recovered;

@@ -3,22 +3,22 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Adapter } from "./adapter.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "./budget.ts";
+import { probeAuth } from "./detect.ts";
+import { cachedDetection } from "./detect-cache.ts";
 import { isFinal, OdError } from "./errors.ts";
 import { createStamper, Mode, type OdEvent, type OdEventBody } from "./events.ts";
 import { untilExit } from "./exit-cleanup.ts";
-import { finishing, interpret } from "./interpret.ts";
-import { Outcome } from "./outcome.ts";
-import { AgentProcess, type Exit, type Ladder } from "./process.ts";
-import { isLoop, startLoop, type Transport } from "./loops/index.ts";
-import { driverFor } from "./protocols/index.ts";
-import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
-import { loadRegistry, type Registry } from "./registry.ts";
-import { PLANNED_PROMPT_FILE, writePromptFile } from "./prompt-file.ts";
 import { type ImageInput, loadImages } from "./images.ts";
+import { finishing, interpret } from "./interpret.ts";
+import { isLoop, startLoop, type Transport } from "./loops/index.ts";
+import { Outcome } from "./outcome.ts";
+import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
+import { AgentProcess, type Exit, type Ladder } from "./process.ts";
+import { PLANNED_PROMPT_FILE, writePromptFile } from "./prompt-file.ts";
+import { driverFor } from "./protocols/index.ts";
+import { loadRegistry, type Registry } from "./registry.ts";
 import { resolveExecutable } from "./resolve.ts";
 import { useRole } from "./roles.ts";
-import { cachedDetection } from "./detect-cache.ts";
-import { probeAuth } from "./detect.ts";
 import { type AppliedSkills, applySkills } from "./skill-apply.ts";
 import { loadSkills, type Skill, type SkillCatalog } from "./skills.ts";
 import type { Slots } from "./slots.ts";
@@ -124,7 +124,11 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     if (opts.slots) {
       release = opts.slots.tryAcquire();
       if (!release) {
-        yield emit({ type: "status", label: "queued", detail: `waiting for a free run slot (${opts.slots.running} of ${opts.slots.limit} in use)` });
+        yield emit({
+          type: "status",
+          label: "queued",
+          detail: `waiting for a free run slot (${opts.slots.running} of ${opts.slots.limit} in use)`,
+        });
         release = await opts.slots.acquire(opts.signal);
       }
     }
@@ -192,7 +196,11 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         const step = interpret(driver, state, frame.text, !trusted);
         if (step.malformed && !degraded) {
           degraded = true;
-          yield emit({ type: "status", label: "degraded", detail: `${adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run` });
+          yield emit({
+            type: "status",
+            label: "degraded",
+            detail: `${adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run`,
+          });
         }
         for (const body of step.events) {
           const event = emit(afterStop(body, stopped));
@@ -203,7 +211,9 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
         for (const m of step.send ?? []) proc.send(m);
         for (const ask of step.asks ?? []) {
           yield emit(requestEvent(ask));
-          const settled = stopped ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" } : await settle(ask, request.mode, request.cwd, degraded ? undefined : opts.broker, opts.brokerTimeoutMs, stopping.signal);
+          const settled = stopped
+            ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" }
+            : await settle(ask, request.mode, request.cwd, degraded ? undefined : opts.broker, opts.brokerTimeoutMs, stopping.signal);
           yield emit(decisionEvent(ask, settled));
           for (const m of ask.reply(settled.decision)) proc.send(m);
         }
@@ -225,9 +235,21 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
 
     for (const body of outcome.closeOpenTools()) yield emit(body);
     if (stopped === "timeout") {
-      yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} did not finish within ${request.timeoutMs} ms`, "Raise --timeout, or simplify the task.")));
+      yield emit(
+        errorBody(
+          new OdError("TIMEOUT", `${adapter.name} did not finish within ${request.timeoutMs} ms`, "Raise --timeout, or simplify the task."),
+        ),
+      );
     } else if (stopped === "idle") {
-      yield emit(errorBody(new OdError("TIMEOUT", `${adapter.name} sent nothing for ${Math.round((opts.idleTimeoutMs ?? driver.idleTimeoutMs ?? 0) / 1000)} s`, "The agent looks stuck; try again, or check it by hand.")));
+      yield emit(
+        errorBody(
+          new OdError(
+            "TIMEOUT",
+            `${adapter.name} sent nothing for ${Math.round((opts.idleTimeoutMs ?? driver.idleTimeoutMs ?? 0) / 1000)} s`,
+            "The agent looks stuck; try again, or check it by hand.",
+          ),
+        ),
+      );
     } else if (!stopped) {
       const closing = await outcome.closingError(adapter, reaped ? { exitCode: 0, signal: null } : exit, () => running.stderrTail());
       if (closing) yield emit(closing);
@@ -248,7 +270,8 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
     } catch {}
     forget(); // last: an exit during the cancel ladder above still cleans up
   }
-  for (const path of kept) yield emit({ type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` });
+  for (const path of kept)
+    yield emit({ type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` });
 
   const status = stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded";
   yield stamp({
@@ -267,10 +290,18 @@ export async function* runAgent(input: RunRequest, opts: RunOptions = {}): Async
  * path): the CLI's optional flags, and whether it is logged out. A cached
  * "missing" login is confirmed with the auth probe before the run is refused.
  */
-async function knownFacts(adapter: Adapter, bin: string, env: Record<string, string | undefined>): Promise<{ flags?: ReadonlySet<string> }> {
+async function knownFacts(
+  adapter: Adapter,
+  bin: string,
+  env: Record<string, string | undefined>,
+): Promise<{ flags?: ReadonlySet<string> }> {
   const cached = cachedDetection(adapter, env);
   if (cached?.auth === "missing" && (await probeAuth(adapter, bin, env)) === "missing")
-    throw new OdError("AGENT_AUTH_REQUIRED", `${adapter.name} is not logged in`, adapter.login ? `Log in: ${adapter.login}` : `Log in to ${adapter.name}.`);
+    throw new OdError(
+      "AGENT_AUTH_REQUIRED",
+      `${adapter.name} is not logged in`,
+      adapter.login ? `Log in: ${adapter.login}` : `Log in to ${adapter.name}.`,
+    );
   return { flags: cached?.flags ? new Set(cached.flags) : undefined };
 }
 
@@ -283,7 +314,10 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   const registry = opts.registry ?? (await loadRegistry());
   const entry = registry.get(request.agent);
   if (!entry) {
-    const known = registry.list().map((e) => e.adapter.id).join(", ");
+    const known = registry
+      .list()
+      .map((e) => e.adapter.id)
+      .join(", ");
     throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, `Known agents: ${known}. See \`od plugins\`.`);
   }
   const adapter: Adapter = entry.adapter;
@@ -291,9 +325,17 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   if (!isDirectory(request.cwd))
     throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
   if (request.mode === "read-only" && !adapter.capabilities.readOnly)
-    throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or pick an agent with a read-only mode.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} has no read-only mode od can enforce`,
+      "Use --mode edit, or pick an agent with a read-only mode.",
+    );
   if (request.mode === "edit" && !adapter.capabilities.edit)
-    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot be held to edits: headless, it runs every tool without asking`, "Use --mode full if that is what you want, or pick another agent.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} cannot be held to edits: headless, it runs every tool without asking`,
+      "Use --mode full if that is what you want, or pick another agent.",
+    );
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
   checkPassThrough(adapter, request, registry);
@@ -303,7 +345,9 @@ async function prepare(input: RunRequest, opts: RunOptions) {
   }
   const skills = await resolveSkills(request.skills, opts);
   // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
-  const composed = skills.length ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt : request.prompt;
+  const composed = skills.length
+    ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt
+    : request.prompt;
   guardPromptArgBudget(adapter, composed, opts.platform);
   const images = request.images.length ? checkImages(adapter, request.images, request.cwd, registry) : [];
   // A built-in's events are held to the schema by the conformance suite and the goldens; a plugin's are checked live.
@@ -312,12 +356,25 @@ async function prepare(input: RunRequest, opts: RunOptions) {
 }
 
 /** --allowed-tools and --max-turns go only to CLIs that take them, and pre-approved tools never to a read-only run. */
-function checkPassThrough(adapter: Adapter, request: { allowedTools: string[]; maxTurns?: number; mode: string }, registry: Registry): void {
-  const others = (cap: "allowedTools" | "maxTurns") => registry.list().filter((e) => e.adapter.capabilities[cap]).map((e) => e.adapter.id).join(", ") || "none";
+function checkPassThrough(
+  adapter: Adapter,
+  request: { allowedTools: string[]; maxTurns?: number; mode: string },
+  registry: Registry,
+): void {
+  const others = (cap: "allowedTools" | "maxTurns") =>
+    registry
+      .list()
+      .filter((e) => e.adapter.capabilities[cap])
+      .map((e) => e.adapter.id)
+      .join(", ") || "none";
   if (request.allowedTools.length && !adapter.capabilities.allowedTools)
     throw new OdError("INVALID_REQUEST", `${adapter.name} takes no list of allowed tools`, `Agents that do: ${others("allowedTools")}.`);
   if (request.allowedTools.length && request.mode === "read-only")
-    throw new OdError("INVALID_REQUEST", "Pre-approved tools would give a read-only run more than it may do", "Use --mode edit, or drop --allowed-tools.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      "Pre-approved tools would give a read-only run more than it may do",
+      "Use --mode edit, or drop --allowed-tools.",
+    );
   if (request.maxTurns !== undefined && !adapter.capabilities.maxTurns)
     throw new OdError("INVALID_REQUEST", `${adapter.name} takes no turn limit`, `Agents that do: ${others("maxTurns")}.`);
 }
@@ -325,8 +382,15 @@ function checkPassThrough(adapter: Adapter, request: { allowedTools: string[]; m
 /** Images only where the adapter sends them natively; never silently dropped. */
 function checkImages(adapter: Adapter, paths: string[], cwd: string, registry: Registry): ImageInput[] {
   if (!adapter.capabilities.images) {
-    const takers = registry.list().filter((e) => e.adapter.capabilities.images).map((e) => e.adapter.id);
-    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot take images through od`, takers.length ? `Agents that accept images: ${takers.join(", ")}.` : "No installed adapter accepts images.");
+    const takers = registry
+      .list()
+      .filter((e) => e.adapter.capabilities.images)
+      .map((e) => e.adapter.id);
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} cannot take images through od`,
+      takers.length ? `Agents that accept images: ${takers.join(", ")}.` : "No installed adapter accepts images.",
+    );
   }
   return loadImages(paths, cwd);
 }
@@ -335,7 +399,12 @@ async function resolveSkills(names: string[], opts: RunOptions): Promise<Skill[]
   if (!names.length) return [];
   const catalog = opts.skills ?? (await loadSkills([], opts.env ?? process.env));
   const unknown = names.filter((s) => !catalog.skills.has(s));
-  if (unknown.length) throw new OdError("INVALID_REQUEST", `Unknown skill${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`, `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`).`);
+  if (unknown.length)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `Unknown skill${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+      `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`).`,
+    );
   return names.map((s) => catalog.skills.get(s)!);
 }
 
@@ -369,9 +438,18 @@ export async function planRun(input: RunRequest, opts: RunOptions = {}): Promise
   const cachedFlags = resolved ? cachedDetection(adapter, opts.env ?? process.env)?.flags : undefined;
   const promptFile = adapter.prompt.via === "file" ? PLANNED_PROMPT_FILE : undefined;
   const invocation = adapter.invoke({ ...request, bin, flags: cachedFlags ? new Set(cachedFlags) : undefined, promptFile });
-  if (resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform: opts.platform, env: { ...(opts.env ?? process.env), ...invocation.env } });
+  if (resolved)
+    guardCommandLineBudget(adapter, bin, invocation.argv, {
+      platform: opts.platform,
+      env: { ...(opts.env ?? process.env), ...invocation.env },
+    });
   const driver = driverFor(adapter);
-  const opening = driver.start({ ...request, images, agent: { name: adapter.name, login: adapter.login }, options: driverOptions(adapter) }).send;
+  const opening = driver.start({
+    ...request,
+    images,
+    agent: { name: adapter.name, login: adapter.login },
+    options: driverOptions(adapter),
+  }).send;
   return {
     agent: adapter.id,
     bin,
@@ -402,7 +480,11 @@ function afterStop(body: OdEventBody, stopped: string | undefined): OdEventBody 
 
 function tooLarge(bytes: number): OdEventBody {
   return errorBody(
-    new OdError("OUTPUT_LINE_TOO_LARGE", `Dropped one output line of ${bytes} bytes (over the line limit)`, "The agent printed an oversized record; the rest of the run continues."),
+    new OdError(
+      "OUTPUT_LINE_TOO_LARGE",
+      `Dropped one output line of ${bytes} bytes (over the line limit)`,
+      "The agent printed an oversized record; the rest of the run continues.",
+    ),
   );
 }
 

@@ -22,14 +22,17 @@ export function readConfig(env: Env = process.env): z.infer<typeof Config> {
   } catch {
     return {};
   }
-  const parsed = Config.safeParse((() => {
-    try {
-      return JSON.parse(text);
-    } catch {
-      return undefined;
-    }
-  })());
-  if (!parsed.success) throw new OdError("INVALID_REQUEST", `${path} is not a valid od config`, 'Expected JSON like {"defaultAgent": "claude"}.');
+  const parsed = Config.safeParse(
+    (() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
+  if (!parsed.success)
+    throw new OdError("INVALID_REQUEST", `${path} is not a valid od config`, 'Expected JSON like {"defaultAgent": "claude"}.');
   return parsed.data;
 }
 
@@ -38,7 +41,11 @@ export function readConfig(env: Env = process.env): z.infer<typeof Config> {
  * config.json, then the first ready agent in PREFERENCE order (then any other
  * ready one). Returns the id and why it was chosen.
  */
-export async function selectAgent(registry: Registry, explicit: string | undefined, env: Env = process.env): Promise<{ agent: string; because: string }> {
+export async function selectAgent(
+  registry: Registry,
+  explicit: string | undefined,
+  env: Env = process.env,
+): Promise<{ agent: string; because: string }> {
   if (explicit) return { agent: explicit, because: "--agent" };
   if (env.OD_AGENT) return { agent: env.OD_AGENT, because: "OD_AGENT" };
   const configured = readConfig(env).defaultAgent;
@@ -48,6 +55,11 @@ export async function selectAgent(registry: Registry, explicit: string | undefin
   const ready = new Set(detections.filter((d) => d.status === "ready").map((d) => d.id));
   const rank = (id: string) => (PREFERENCE.includes(id) ? PREFERENCE.indexOf(id) : PREFERENCE.length);
   const first = [...ready].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))[0];
-  if (!first) throw new OdError("AGENT_NOT_FOUND", "No agent CLI is ready to use", "Run `od doctor` to see what is installed and what to do, or pass --agent.");
+  if (!first)
+    throw new OdError(
+      "AGENT_NOT_FOUND",
+      "No agent CLI is ready to use",
+      "Run `od doctor` to see what is installed and what to do, or pass --agent.",
+    );
   return { agent: first, because: "the first ready agent" };
 }

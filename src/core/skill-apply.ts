@@ -27,7 +27,13 @@ export interface AppliedSkills {
  * Nothing that already exists is overwritten: a skill whose place is taken falls
  * back to the prompt.
  */
-export async function applySkills(skills: Skill[], adapter: Adapter, cwd: string, prompt: string, opts: { dryRun?: boolean } = {}): Promise<AppliedSkills> {
+export async function applySkills(
+  skills: Skill[],
+  adapter: Adapter,
+  cwd: string,
+  prompt: string,
+  opts: { dryRun?: boolean } = {},
+): Promise<AppliedSkills> {
   const placed = new Placed(cwd, opts.dryRun ?? false);
   const notes: OdEventBody[] = [];
   const inPrompt: Skill[] = [];
@@ -45,17 +51,31 @@ export async function applySkills(skills: Skill[], adapter: Adapter, cwd: string
           named.push(`"${name}" (${relative(cwd, dir)})`);
           continue;
         }
-        notes.push({ type: "status", label: "skill", detail: `${name}: ${relative(cwd, dir)} already exists and is left alone; the skill goes into the prompt` });
+        notes.push({
+          type: "status",
+          label: "skill",
+          detail: `${name}: ${relative(cwd, dir)} already exists and is left alone; the skill goes into the prompt`,
+        });
       } else if (strategy === "file" && target) {
         const file = join(cwd, target.replaceAll("{name}", name));
         if (!existsSync(file) && !placed.has(file)) {
           // A Cursor rule (.mdc) needs its own front-matter to apply without being asked for.
-          const header = file.endsWith(".mdc") ? `---\ndescription: ${JSON.stringify(skill.meta.description)}\nalwaysApply: true\n---\n\n` : "";
+          const header = file.endsWith(".mdc")
+            ? `---\ndescription: ${JSON.stringify(skill.meta.description)}\nalwaysApply: true\n---\n\n`
+            : "";
           placed.write(file, new TextEncoder().encode(`${header}${instructions(skill, await references(skill))}\n`));
-          notes.push({ type: "status", label: "skill", detail: `${name}: written to ${relative(cwd, file)}, which ${adapter.name} reads on its own` });
+          notes.push({
+            type: "status",
+            label: "skill",
+            detail: `${name}: written to ${relative(cwd, file)}, which ${adapter.name} reads on its own`,
+          });
           continue;
         }
-        notes.push({ type: "status", label: "skill", detail: `${name}: ${relative(cwd, file)} is taken and left alone; the skill goes into the prompt` });
+        notes.push({
+          type: "status",
+          label: "skill",
+          detail: `${name}: ${relative(cwd, file)} is taken and left alone; the skill goes into the prompt`,
+        });
       }
       inPrompt.push(skill);
     }
@@ -111,7 +131,11 @@ class Placed {
   write(path: string, bytes: Uint8Array): void {
     // Never overwritten, not even with the same bytes: another run in this folder may be using it.
     if (existsSync(path))
-      throw new OdError("INVALID_REQUEST", `A skill's file is already at ${path}`, `Another run in this folder may be using it; if a run that was killed left it, remove ${relative(this.cwd, dirname(path))}.`);
+      throw new OdError(
+        "INVALID_REQUEST",
+        `A skill's file is already at ${path}`,
+        `Another run in this folder may be using it; if a run that was killed left it, remove ${relative(this.cwd, dirname(path))}.`,
+      );
     if (this.dryRun) {
       this.files.set(path, bytes);
       return;

@@ -1,11 +1,11 @@
 import { OdError } from "../core/errors.ts";
-import type { Broker, Decision } from "../core/permissions.ts";
-import type { Registry } from "../core/registry.ts";
 import type { LogBatch, LogCursor } from "../core/log-read.ts";
 import type { LogWriter } from "../core/log-writer.ts";
-import type { RunLog, RunSummary } from "../core/run-log.ts";
+import type { Broker, Decision } from "../core/permissions.ts";
+import type { Registry } from "../core/registry.ts";
 import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
 import type { RunRequest } from "../core/run.ts";
+import type { RunLog, RunSummary } from "../core/run-log.ts";
 import type { Slots } from "../core/slots.ts";
 
 interface LiveRun {
@@ -50,11 +50,26 @@ export class RunStore {
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     this.deps.log.create(runId, request);
-    const run: LiveRun = { request, log: this.deps.log.writer(runId), watchers: new Set(), finished: false, controller, done: Promise.resolve() };
+    const run: LiveRun = {
+      request,
+      log: this.deps.log.writer(runId),
+      watchers: new Set(),
+      finished: false,
+      controller,
+      done: Promise.resolve(),
+    };
     run.done = (async () => {
       const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
       const fallbackModel = this.deps.registry.get(request.agent)?.adapter.rateLimitFallbackModel;
-      const options = { runId, registry: this.deps.registry, env: this.deps.env, signal: controller.signal, slots: this.deps.slots, broker, brokerTimeoutMs: this.deps.askTimeoutMs };
+      const options = {
+        runId,
+        registry: this.deps.registry,
+        env: this.deps.env,
+        signal: controller.signal,
+        slots: this.deps.slots,
+        broker,
+        brokerTimeoutMs: this.deps.askTimeoutMs,
+      };
       const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
       try {
         for await (const event of events) {

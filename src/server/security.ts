@@ -16,7 +16,6 @@ export interface SecurityOptions {
   token: string;
 }
 
-
 /**
  * A local daemon that spawns agents is a remote-code-execution target, so:
  * the Host must be ours (DNS rebinding), a state-changing request must come
@@ -27,13 +26,15 @@ export function security(opts: SecurityOptions): MiddlewareHandler {
   const hosts = opts.allowedHosts === "any" ? undefined : new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
   return async (c, next) => {
     const host = c.req.header("host")?.toLowerCase();
-    if (!host || (hosts && !hosts.has(host))) throw new OdError("FORBIDDEN", `Host ${host ?? "(none)"} is not this server`, "Open od through the URL it printed.");
+    if (!host || (hosts && !hosts.has(host)))
+      throw new OdError("FORBIDDEN", `Host ${host ?? "(none)"} is not this server`, "Open od through the URL it printed.");
     const unsafe = !["GET", "HEAD", "OPTIONS"].includes(c.req.method);
     if (unsafe) {
       // The server's own origins: each allowed host, or (answering any host) the one this request was sent to.
       const origin = c.req.header("origin")?.toLowerCase();
       const ours = (h: string) => origin === `http://${h}`;
-      if (origin && !(hosts ? [...hosts].some(ours) : ours(host))) throw new OdError("FORBIDDEN", `Origin ${origin} may not call this server`, "Requests must come from the od UI itself.");
+      if (origin && !(hosts ? [...hosts].some(ours) : ours(host)))
+        throw new OdError("FORBIDDEN", `Origin ${origin} may not call this server`, "Requests must come from the od UI itself.");
       const type = c.req.header("content-type") ?? "";
       if (c.req.path.startsWith("/api/") && !type.toLowerCase().startsWith("application/json"))
         throw new OdError("INVALID_REQUEST", "Request bodies must be application/json", "Send Content-Type: application/json.");
@@ -41,7 +42,11 @@ export function security(opts: SecurityOptions): MiddlewareHandler {
     if (c.req.path.startsWith("/api/") && c.req.path !== "/api/health") {
       const given = c.req.header("x-od-token") || bearer(c.req.header("authorization")) || getCookie(c, TOKEN_COOKIE);
       if (!given || !timingSafeEqual(given, opts.token))
-        throw new OdError("UNAUTHORIZED", "Missing or wrong od token", "Open the URL `od serve` printed, or send the token from ~/.open-design/server-token.");
+        throw new OdError(
+          "UNAUTHORIZED",
+          "Missing or wrong od token",
+          "Open the URL `od serve` printed, or send the token from ~/.open-design/server-token.",
+        );
     }
     await next();
   };

@@ -30,8 +30,13 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 export function startServer(opts: ServeOptions) {
   const env = opts.env ?? process.env;
   if (!LOOPBACK.has(opts.host) && !opts.token)
-    throw new OdError("INVALID_REQUEST", `Refusing to listen on ${opts.host} without a configured token`, "Set OD_SERVER_TOKEN to listen beyond loopback; anyone who can reach the port can run agents.");
-  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535) throw new OdError("INVALID_REQUEST", `--port must be a whole number from 0 to 65535, not ${opts.port}`, "0 picks a free port.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `Refusing to listen on ${opts.host} without a configured token`,
+      "Set OD_SERVER_TOKEN to listen beyond loopback; anyone who can reach the port can run agents.",
+    );
+  if (!Number.isInteger(opts.port) || opts.port < 0 || opts.port > 65535)
+    throw new OdError("INVALID_REQUEST", `--port must be a whole number from 0 to 65535, not ${opts.port}`, "0 picks a free port.");
   const slots = new Slots(opts.maxRuns);
   let app: ReturnType<typeof createApp> | undefined;
   let server: ReturnType<typeof Bun.serve>;
@@ -44,8 +49,17 @@ export function startServer(opts: ServeOptions) {
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
-    if (e?.code === "EADDRINUSE") throw new OdError("INVALID_REQUEST", `Port ${opts.port} on ${opts.host} is in use`, "Is od serve already running? Pick another --port (0 picks a free one).");
-    throw new OdError("INVALID_REQUEST", `Cannot listen on ${opts.host}:${opts.port}: ${e?.message ?? e}`, "Check --host: it must be an address of this machine.");
+    if (e?.code === "EADDRINUSE")
+      throw new OdError(
+        "INVALID_REQUEST",
+        `Port ${opts.port} on ${opts.host} is in use`,
+        "Is od serve already running? Pick another --port (0 picks a free one).",
+      );
+    throw new OdError(
+      "INVALID_REQUEST",
+      `Cannot listen on ${opts.host}:${opts.port}: ${e?.message ?? e}`,
+      "Check --host: it must be an address of this machine.",
+    );
   }
   const home = odHome(env);
   let release = () => {};
@@ -101,7 +115,11 @@ function claimHome(home: string): () => void {
   const file = join(home, "server.pid");
   const owner = Number.parseInt(readText(file) ?? "", 10);
   if (owner > 0 && owner !== process.pid && isAlive(owner))
-    throw new OdError("INVALID_REQUEST", `Another od serve (pid ${owner}) is using ${home}`, "Stop that server first, or give this one its own OD_HOME.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `Another od serve (pid ${owner}) is using ${home}`,
+      "Stop that server first, or give this one its own OD_HOME.",
+    );
   writeFileSync(file, `${process.pid}\n`);
   return () => {
     if (Number.parseInt(readText(file) ?? "", 10) === process.pid) rmSync(file, { force: true });

@@ -112,5 +112,10 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
     },
     { highWaterMark: 0 },
   );
-  return c.body(body, 200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache", Connection: "keep-alive", "X-Accel-Buffering": "no" });
+  return c.body(body, 200, {
+    "Content-Type": "text/event-stream",
+    "Cache-Control": "no-cache",
+    Connection: "keep-alive",
+    "X-Accel-Buffering": "no",
+  });
 }

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
+import { TOKEN_COOKIE } from "./security.ts";
 import appJs from "./ui/app.js" with { type: "text" };
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
-import { TOKEN_COOKIE } from "./security.ts";
 
 /**
  * The embedded web UI. The launch URL carries the token once (`/?token=…`):
@@ -14,7 +14,10 @@ export function uiRoutes(token: string) {
     .use(async (c, next) => {
       await next();
       // The page shows what agents print: nothing it shows may run as script, load from elsewhere, or frame it.
-      c.header("Content-Security-Policy", "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      c.header(
+        "Content-Security-Policy",
+        "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
       c.header("X-Content-Type-Options", "nosniff");
       c.header("Referrer-Policy", "no-referrer");
     })

@@ -34,10 +34,19 @@ describe("authority", () => {
   test("a model, session, role, effort or tool that starts with '-' is refused before anything starts", async () => {
     await using tmp = tmpdir();
     const env = { HOME: tmp.path, OD_HOME: `${tmp.path}/.od`, PATH: "/usr/bin:/bin" };
-    const smuggled = [{ model: "--auto" }, { resume: "--dangerously-bypass-approvals-and-sandbox" }, { role: "-x" }, { effort: "--yolo" }, { allowedTools: ["--allowed-tools=run_shell_command"] }];
+    const smuggled = [
+      { model: "--auto" },
+      { resume: "--dangerously-bypass-approvals-and-sandbox" },
+      { role: "-x" },
+      { effort: "--yolo" },
+      { allowedTools: ["--allowed-tools=run_shell_command"] },
+    ];
     for (const over of smuggled) {
       const events = await collect(runAgent({ agent: "opencode", prompt: "x", cwd: tmp.path, ...over }, { registry, env }));
-      expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("must not start with '-'") });
+      expect(ofType(events, "error")[0]).toMatchObject({
+        code: "INVALID_REQUEST",
+        message: expect.stringContaining("must not start with '-'"),
+      });
       expect(ofType(events, "run.started")).toEqual([]);
     }
   });

@@ -24,12 +24,17 @@ describe("kimi", () => {
   });
 
   test("no configured model means not logged in", () => {
-    const c = classify(kimi, `error: failed to run prompt: No model configured. Run \`kimi\` and use /login to sign in, then retry; or set default_model in config.toml.\n${KIMI_LOG}`);
+    const c = classify(
+      kimi,
+      `error: failed to run prompt: No model configured. Run \`kimi\` and use /login to sign in, then retry; or set default_model in config.toml.\n${KIMI_LOG}`,
+    );
     expect(c?.code).toBe("AGENT_AUTH_REQUIRED");
   });
 
   test("an unknown model alias is MODEL_NOT_AVAILABLE", () => {
-    expect(classify(kimi, `error: failed to run prompt: Model "nope/nope" is not configured in config.toml.\n${KIMI_LOG}`)?.code).toBe("MODEL_NOT_AVAILABLE");
+    expect(classify(kimi, `error: failed to run prompt: Model "nope/nope" is not configured in config.toml.\n${KIMI_LOG}`)?.code).toBe(
+      "MODEL_NOT_AVAILABLE",
+    );
   });
 
   test("a session from another directory is INVALID_REQUEST with what to do", () => {
@@ -53,12 +58,19 @@ describe("amp", () => {
 
   test("no key at all: the login flow on stdout and its failure on stderr", () => {
     const raw = ["No API key found. Starting login flow...", "If your browser does not open automatically, visit:"];
-    expect(classify(amp, "\nLogin failed: That code looks incomplete. Copy the full code from the browser and try again.\n", raw)?.code).toBe("AGENT_AUTH_REQUIRED");
+    expect(
+      classify(amp, "\nLogin failed: That code looks incomplete. Copy the full code from the browser and try again.\n", raw)?.code,
+    ).toBe("AGENT_AUTH_REQUIRED");
   });
 
   test("an unreachable Amp server names the server", () => {
-    const c = classify(amp, "Error: Couldn't connect to the Amp server at http://127.0.0.1:9.\n\nRun `pnpm dev` to start the local server, then try again.\n");
+    const c = classify(
+      amp,
+      "Error: Couldn't connect to the Amp server at http://127.0.0.1:9.\n\nRun `pnpm dev` to start the local server, then try again.\n",
+    );
     expect(c).toMatchObject({ code: "AGENT_ERROR", message: "Couldn't connect to the Amp server at http://127.0.0.1:9." });
-    expect(classify(amp, "Error: Cannot reach Amp servers. Are you offline?\n")?.message).toBe("Cannot reach Amp servers. Are you offline?");
+    expect(classify(amp, "Error: Cannot reach Amp servers. Are you offline?\n")?.message).toBe(
+      "Cannot reach Amp servers. Are you offline?",
+    );
   });
 });

@@ -38,7 +38,7 @@ export interface Expectations {
   promptRoutes?: Array<"stdin" | "file" | "argv">;
 }
 
-const PROMPT = "CONFORMANCE PROMPT ☃ with \"quotes\" & $(dollar) `ticks`";
+const PROMPT = 'CONFORMANCE PROMPT ☃ with "quotes" & $(dollar) `ticks`';
 const MODES: Mode[] = ["read-only", "edit", "full"];
 
 function invoke(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}) {
@@ -46,7 +46,10 @@ function invoke(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]
 }
 
 /** Everything the agent receives for one invocation: argv, stdin, and what its driver sends or keeps for the session. */
-function delivered(adapter: Adapter, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}): { argv: string[]; stdin?: string; session: string } {
+function delivered(
+  adapter: Adapter,
+  over: Partial<Parameters<Adapter["invoke"]>[0]> = {},
+): { argv: string[]; stdin?: string; session: string } {
   const inv = invoke(adapter, over);
   const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
   const ctx = { agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode: "edit" as Mode, options, ...over };
@@ -93,8 +96,10 @@ export function promptRouteProblems(adapter: Adapter, expectations: Expectations
   const routes = expectations?.promptRoutes;
   if (via === "argv") {
     if (maxPromptArgBytes === undefined) problems.push(`${adapter.id} passes the prompt in argv: declare prompt.maxPromptArgBytes`);
-    else if (maxPromptArgBytes >= 32_768) problems.push(`${adapter.id}: maxPromptArgBytes ${maxPromptArgBytes} cannot fit CreateProcess's 32,767-character command line`);
-    if (!routes) problems.push(`${adapter.id}: list the CLI's prompt routes (promptRoutes) in test/fixtures/${adapter.id}/expectations.json`);
+    else if (maxPromptArgBytes >= 32_768)
+      problems.push(`${adapter.id}: maxPromptArgBytes ${maxPromptArgBytes} cannot fit CreateProcess's 32,767-character command line`);
+    if (!routes)
+      problems.push(`${adapter.id}: list the CLI's prompt routes (promptRoutes) in test/fixtures/${adapter.id}/expectations.json`);
     if (invoke(adapter).stdin !== undefined) problems.push(`${adapter.id} writes stdin, so its CLI can take the prompt there`);
   } else if (maxPromptArgBytes !== undefined) {
     problems.push(`${adapter.id} does not pass the prompt in argv: drop prompt.maxPromptArgBytes`);
@@ -182,7 +187,8 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         const step = driver.receive(record, state, JSON.stringify(record) ?? "");
         for (const e of step.events) expect(OdEvent.safeParse({ ...e, runId: "r", seq: 0, ts: 0 }).success).toBe(true);
       }
-      for (const line of ["", "{", "null", "[1,2", "\u0000\u0001", "{\"type\":\"result\"".repeat(50)]) expect(() => interpret(driver, state, line)).not.toThrow();
+      for (const line of ["", "{", "null", "[1,2", "\u0000\u0001", '{"type":"result"'.repeat(50)])
+        expect(() => interpret(driver, state, line)).not.toThrow();
     });
 
     for (const file of fixtures) {
@@ -190,7 +196,9 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         await using tmp = tmpdir();
         const fake = installFake(tmp.path, adapter.bin, [{ replay: join(fixtureDir, file) }]);
         const registry = createRegistry([entry]);
-        const events = await collect(runAgent({ agent: adapter.id, prompt: "x", cwd: tmp.path }, { registry, env: fake.env, doneGraceMs: 200 }));
+        const events = await collect(
+          runAgent({ agent: adapter.id, prompt: "x", cwd: tmp.path }, { registry, env: fake.env, doneGraceMs: 200 }),
+        );
         const calls = ofType(events, "tool.call").map((e) => e.id);
         const results = new Set(ofType(events, "tool.result").map((e) => e.id));
         for (const id of calls) expect(results.has(id)).toBe(true);

@@ -28,7 +28,12 @@ const update = process.env.OD_UPDATE_FIXTURES === "1";
 export function replay(adapterId: string, lines: string[], mode: Mode) {
   const adapter = registry.get(adapterId)!.adapter;
   const driver = driverFor(adapter);
-  const { state, send } = driver.start({ agent: { name: adapter.name, login: adapter.login }, prompt: "Say hi", cwd: "/work/project", mode });
+  const { state, send } = driver.start({
+    agent: { name: adapter.name, login: adapter.login },
+    prompt: "Say hi",
+    cwd: "/work/project",
+    mode,
+  });
   const out = { events: [] as unknown[], sent: [...send], done: false };
   for (const line of lines) {
     const step = interpret(driver, state, line);
@@ -55,7 +60,9 @@ for (const adapterId of readdirSync(FIXTURES).filter((d) => registry.get(d))) {
         const previous: Golden | undefined = existsSync(goldenPath) ? JSON.parse(readFileSync(goldenPath, "utf8")) : undefined;
         const context = previous?.context ?? { mode: "edit" as Mode };
         // Lines as the pipeline frames them: a final newline ends the last line, it does not start another.
-        const lines = readFileSync(join(FIXTURES, adapterId, file), "utf8").replace(/\n$/, "").split("\n");
+        const lines = readFileSync(join(FIXTURES, adapterId, file), "utf8")
+          .replace(/\n$/, "")
+          .split("\n");
         const got = { context, ...replay(adapterId, lines, context.mode) };
         if (update) writeFileSync(goldenPath, `${JSON.stringify(got, null, 2)}\n`);
         else if (!previous) throw new Error(`no golden for ${adapterId}/${scenario}: run with OD_UPDATE_FIXTURES=1 and review it`);

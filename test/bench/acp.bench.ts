@@ -32,14 +32,27 @@ function script(n: number, cwd: string) {
       });
     if (i % 50 === 49) {
       turn.push({ update: { sessionUpdate: "tool_call", toolCallId: `t${i}`, title: "Read file", kind: "read", status: "pending" } });
-      turn.push({ update: { sessionUpdate: "tool_call_update", toolCallId: `t${i}`, status: "completed", content: [{ type: "content", content: { type: "text", text: "ok" } }] } });
-    } else if (i % 10 === 9) turn.push({ update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `thinking ${i} ` } } });
+      turn.push({
+        update: {
+          sessionUpdate: "tool_call_update",
+          toolCallId: `t${i}`,
+          status: "completed",
+          content: [{ type: "content", content: { type: "text", text: "ok" } }],
+        },
+      });
+    } else if (i % 10 === 9)
+      turn.push({ update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: `thinking ${i} ` } } });
     else {
       turn.push({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `w${i} ` } } });
       text += `w${i} `;
     }
   }
-  return { script: { turn }, text, updates: turn.filter((s) => (s as { update?: unknown }).update).length, permissions: turn.length - turn.filter((s) => (s as { update?: unknown }).update).length };
+  return {
+    script: { turn },
+    text,
+    updates: turn.filter((s) => (s as { update?: unknown }).update).length,
+    permissions: turn.length - turn.filter((s) => (s as { update?: unknown }).update).length,
+  };
 }
 
 interface Delivered {
@@ -58,10 +71,18 @@ async function spawnTimed(cmd: string[], env: Record<string, string>, cwd: strin
 
 async function viaOd(env: Record<string, string>, cwd: string, text: string): Promise<Delivered> {
   const r = await spawnTimed([OD, "run", "--json", "--agent", "gemini-acp", "--cwd", cwd, "hi"], env, cwd);
-  const events = r.out.trim().split("\n").map((l) => JSON.parse(l) as { type: string; text?: string });
-  const got = events.filter((e) => e.type === "text.delta").map((e) => e.text).join("");
+  const events = r.out
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string; text?: string });
+  const got = events
+    .filter((e) => e.type === "text.delta")
+    .map((e) => e.text)
+    .join("");
   // Events that carry the agent's updates and requests (not od's own run.started/session/usage/run.finished).
-  const carried = events.filter((e) => ["text.delta", "thinking.delta", "tool.call", "tool.result", "permission.request"].includes(e.type)).length;
+  const carried = events.filter((e) =>
+    ["text.delta", "thinking.delta", "tool.call", "tool.result", "permission.request"].includes(e.type),
+  ).length;
   if (r.code !== 0) throw new Error(`od run (ACP) exited ${r.code}`);
   return { ms: r.ms, events: carried, textOk: got === text };
 }
@@ -81,10 +102,18 @@ async function viaAcpx(env: Record<string, string>, cwd: string, agent: string, 
 }
 
 export async function benchAcp(opts: { reps: number; updates: number }): Promise<Figure[]> {
-  if (!existsSync(ACPX)) return [figure("6 acp", "acpx", "-", [], { note: `acpx not installed at ${ACPX}: npm install acpx in /opt/od-scratch/acpx (see README), or set OD_BENCH_ACPX` })];
+  if (!existsSync(ACPX))
+    return [
+      figure("6 acp", "acpx", "-", [], {
+        note: `acpx not installed at ${ACPX}: npm install acpx in /opt/od-scratch/acpx (see README), or set OD_BENCH_ACPX`,
+      }),
+    ];
   await using tmp = tmpdir("od-bench-acp-");
   const out: Figure[] = [];
-  for (const [size, n] of [["small turn", 1], ["large turn", opts.updates]] as const) {
+  for (const [size, n] of [
+    ["small turn", 1],
+    ["large turn", opts.updates],
+  ] as const) {
     const s = script(n, tmp.path);
     const scriptFile = join(tmp.path, `acp-${n}.json`);
     writeFileSync(scriptFile, JSON.stringify(s.script));
@@ -99,11 +128,48 @@ export async function benchAcp(opts: { reps: number; updates: number }): Promise
     }
     const label = `${size} (${s.updates} updates, ${s.permissions} permission requests)`;
     const textNote = (d: Delivered[]) => (d.every((x) => x.textOk) ? "message text complete and in order" : "message text INCOMPLETE");
-    out.push(figure("6 acp", `${label}: od wall`, "ms", od.map((d) => d.ms)));
-    out.push(figure("6 acp", `${label}: acpx wall`, "ms", acpx.map((d) => d.ms)));
-    out.push(figure("6 acp", `${label}: od / acpx wall`, "x", od.map((d, i) => d.ms / acpx[i]!.ms)));
-    out.push(figure("6 acp", `${label}: od events delivered`, "events", od.map((d) => d.events), { note: textNote(od) }));
-    out.push(figure("6 acp", `${label}: acpx updates delivered`, "events", acpx.map((d) => d.events), { note: textNote(acpx) }));
+    out.push(
+      figure(
+        "6 acp",
+        `${label}: od wall`,
+        "ms",
+        od.map((d) => d.ms),
+      ),
+    );
+    out.push(
+      figure(
+        "6 acp",
+        `${label}: acpx wall`,
+        "ms",
+        acpx.map((d) => d.ms),
+      ),
+    );
+    out.push(
+      figure(
+        "6 acp",
+        `${label}: od / acpx wall`,
+        "x",
+        od.map((d, i) => d.ms / acpx[i]!.ms),
+      ),
+    );
+    out.push(
+      figure(
+        "6 acp",
+        `${label}: od events delivered`,
+        "events",
+        od.map((d) => d.events),
+        { note: textNote(od) },
+      ),
+    );
+    out.push(
+      figure(
+        "6 acp",
+        `${label}: acpx updates delivered`,
+        "events",
+        acpx.map((d) => d.events),
+        { note: textNote(acpx) },
+      ),
+    );
   }
   return out;
 }

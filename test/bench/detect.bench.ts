@@ -73,6 +73,11 @@ export async function benchDetect(opts: { reps: number; slowMs: number; slowBin:
     figure("4 detect", "detectAll, all adapters, cold", "ms", all),
     figure("4 detect", "detectAll / slowest probe", "x", ratio, { target: "<= 1.2", met: median(ratio) <= 1.2 }),
     figure("4 detect", "dist/od agents --refresh (wall, incl. startup)", "ms", binary),
-    figure("4 detect", "od agents --refresh / slowest probe", "x", binary.map((t, i) => t / single[i]!)),
+    figure(
+      "4 detect",
+      "od agents --refresh / slowest probe",
+      "x",
+      binary.map((t, i) => t / single[i]!),
+    ),
   ];
 }

@@ -64,7 +64,13 @@ export interface Served {
 
 /** `dist/od serve` on a free loopback port; resolves once it printed its URL. */
 export async function serve(env: Record<string, string>, maxRuns: number, cwd: string): Promise<Served> {
-  const proc = Bun.spawn([OD, "serve", "--port", "0", "--max-runs", String(maxRuns)], { env, cwd, stdout: "pipe", stderr: "ignore", stdin: "ignore" });
+  const proc = Bun.spawn([OD, "serve", "--port", "0", "--max-runs", String(maxRuns)], {
+    env,
+    cwd,
+    stdout: "pipe",
+    stderr: "ignore",
+    stdin: "ignore",
+  });
   const reader = proc.stdout.getReader();
   let text = "";
   const deadline = Date.now() + 15_000;

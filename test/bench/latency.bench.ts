@@ -51,7 +51,12 @@ export async function benchLatency(opts: { reps: number; lowCount: number; lowIn
       await drain(p.stdout, c.onChunk);
       await p.exited;
     } else if (path === "od run") {
-      const p = Bun.spawn([OD, "run", "--json", "--agent", "claude", "--cwd", tmp.path, "hi"], { env, stdout: "pipe", stderr: "ignore", stdin: "ignore" });
+      const p = Bun.spawn([OD, "run", "--json", "--agent", "claude", "--cwd", tmp.path, "hi"], {
+        env,
+        stdout: "pipe",
+        stderr: "ignore",
+        stdin: "ignore",
+      });
       await drain(p.stdout, c.onChunk);
       await p.exited;
     } else {

@@ -33,7 +33,9 @@ function corpus(adapter: Adapter, targetBytes: number): Corpus | undefined {
   const dir = join(FIXTURES, adapter.id);
   let files: string[];
   try {
-    files = readdirSync(dir).filter((f) => f.endsWith(".jsonl")).sort();
+    files = readdirSync(dir)
+      .filter((f) => f.endsWith(".jsonl"))
+      .sort();
   } catch {
     return undefined;
   }
@@ -120,7 +122,8 @@ export async function benchParse(opts: { reps: number; targetBytes: number }): P
     .list()
     .map((e) => corpus(e.adapter, opts.targetBytes))
     .filter((c): c is Corpus => c !== undefined);
-  const t: Record<string, { floor: number[]; parser: number[]; pipeline: number[]; ratio: number[]; pipeRatio: number[]; events: number }> = {};
+  const t: Record<string, { floor: number[]; parser: number[]; pipeline: number[]; ratio: number[]; pipeRatio: number[]; events: number }> =
+    {};
   for (const c of corpora) t[c.adapter.id] = { floor: [], parser: [], pipeline: [], ratio: [], pipeRatio: [], events: 0 };
   // Warm-up (the JIT sees every parser), and passes per timing so the slowest of the three lasts >= 40 ms.
   const passes = new Map<Corpus, number>();
@@ -154,15 +157,56 @@ export async function benchParse(opts: { reps: number; targetBytes: number }): P
     const id = c.adapter.id;
     const text = c.kind.endsWith(":text");
     const info = `${c.kind}, ${c.lines} lines, ${mb.toFixed(1)} MiB, ${r.events} events per pass`;
-    out.push(figure("1 parse", `${id}: JSON.parse floor`, "MB/s", r.floor.map((x) => mb / (x / 1000)), { note: text ? `${info}; text protocol: floor is a length read` : info }));
-    out.push(figure("1 parse", `${id}: parser`, "MB/s", r.parser.map((x) => mb / (x / 1000))));
-    out.push(figure("1 parse", `${id}: parser`, "events/s", r.parser.map((x) => r.events / (x / 1000))));
-    out.push(figure("1 parse", `${id}: pipeline (interpret)`, "MB/s", r.pipeline.map((x) => mb / (x / 1000))));
     out.push(
-      figure("1 parse", `${id}: parser / floor`, "x", r.ratio, text ? { note: "text protocol: no JSON floor; not judged" } : { target: ">= 0.5", met: median(r.ratio) >= 0.5 }),
+      figure(
+        "1 parse",
+        `${id}: JSON.parse floor`,
+        "MB/s",
+        r.floor.map((x) => mb / (x / 1000)),
+        { note: text ? `${info}; text protocol: floor is a length read` : info },
+      ),
     );
-    out.push(figure("1 parse", `${id}: pipeline / floor`, "x", r.pipeRatio, text ? {} : { target: ">= 0.5", met: median(r.pipeRatio) >= 0.5 }));
+    out.push(
+      figure(
+        "1 parse",
+        `${id}: parser`,
+        "MB/s",
+        r.parser.map((x) => mb / (x / 1000)),
+      ),
+    );
+    out.push(
+      figure(
+        "1 parse",
+        `${id}: parser`,
+        "events/s",
+        r.parser.map((x) => r.events / (x / 1000)),
+      ),
+    );
+    out.push(
+      figure(
+        "1 parse",
+        `${id}: pipeline (interpret)`,
+        "MB/s",
+        r.pipeline.map((x) => mb / (x / 1000)),
+      ),
+    );
+    out.push(
+      figure(
+        "1 parse",
+        `${id}: parser / floor`,
+        "x",
+        r.ratio,
+        text ? { note: "text protocol: no JSON floor; not judged" } : { target: ">= 0.5", met: median(r.ratio) >= 0.5 },
+      ),
+    );
+    out.push(
+      figure("1 parse", `${id}: pipeline / floor`, "x", r.pipeRatio, text ? {} : { target: ">= 0.5", met: median(r.pipeRatio) >= 0.5 }),
+    );
   }
-  out.push(figure("1 parse", "pipeline - parser, per event (framing guarantees)", "ns", checkNs, { note: "one sample per adapter: (pipeline - parser) time / events" }));
+  out.push(
+    figure("1 parse", "pipeline - parser, per event (framing guarantees)", "ns", checkNs, {
+      note: "one sample per adapter: (pipeline - parser) time / events",
+    }),
+  );
   return out;
 }

@@ -24,10 +24,13 @@ import { OD } from "./fakes.ts";
 import { benchLatency } from "./latency.bench.ts";
 import { benchParse } from "./parse.bench.ts";
 import { benchScale } from "./scale.bench.ts";
-import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
 import { benchStartup } from "./startup.bench.ts";
+import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
 
-const { values } = parseArgs({ options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" } }, allowPositionals: true });
+const { values } = parseArgs({
+  options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" } },
+  allowPositionals: true,
+});
 const quick = Boolean(values.quick);
 const only = values.only ? new Set(values.only.split(",").map((s) => s.trim())) : undefined;
 const outDir = values.out ?? join(ROOT, "test/bench/results");
@@ -52,7 +55,9 @@ const m = machine();
 const started = new Date();
 const binary = statSync(OD);
 const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
-process.stderr.write(`od bench: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB, load ${m.loadAtStart.join(" ")}; ${OD} of ${binary.mtime.toISOString()}, HEAD ${commit}\n`);
+process.stderr.write(
+  `od bench: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB, load ${m.loadAtStart.join(" ")}; ${OD} of ${binary.mtime.toISOString()}, HEAD ${commit}\n`,
+);
 
 const figures: Figure[] = [];
 for (const [name, run] of sections) {
@@ -72,10 +77,22 @@ process.stdout.write(`\n${header}\n\n${table(figures)}\n`);
 const notes = figures.filter((f) => f.note);
 if (notes.length) process.stdout.write(`\nnotes:\n${notes.map((f) => `  ${f.section} / ${f.name}: ${f.note}`).join("\n")}\n`);
 const judged = figures.filter((f) => f.met !== undefined);
-process.stdout.write(`\ntargets: ${judged.filter((f) => f.met).length} met, ${judged.filter((f) => !f.met).length} missed${judged.some((f) => !f.met) ? `: ${judged.filter((f) => !f.met).map((f) => `${f.section} / ${f.name} (${verdict(f)})`).join("; ")}` : ""}\n`);
+process.stdout.write(
+  `\ntargets: ${judged.filter((f) => f.met).length} met, ${judged.filter((f) => !f.met).length} missed${
+    judged.some((f) => !f.met)
+      ? `: ${judged
+          .filter((f) => !f.met)
+          .map((f) => `${f.section} / ${f.name} (${verdict(f)})`)
+          .join("; ")}`
+      : ""
+  }\n`,
+);
 
 mkdirSync(outDir, { recursive: true });
-writeFileSync(join(outDir, "latest.json"), `${JSON.stringify({ startedAt: started.toISOString(), commit, binary: OD, binaryBuiltAt: binary.mtime.toISOString(), machine: { ...m, loadAtEnd: loadavg() }, figures }, null, 2)}\n`);
+writeFileSync(
+  join(outDir, "latest.json"),
+  `${JSON.stringify({ startedAt: started.toISOString(), commit, binary: OD, binaryBuiltAt: binary.mtime.toISOString(), machine: { ...m, loadAtEnd: loadavg() }, figures }, null, 2)}\n`,
+);
 const others = figures.filter((f) => f.section !== "1 parse" || !f.name.includes(": "));
 const parseMd = figures.some((f) => f.section === "1 parse") ? `${parseTableMd(figures)}\n\n` : "";
 writeFileSync(join(outDir, "latest.md"), `${header}\n\n${parseMd}${table(others, true)}\n`);

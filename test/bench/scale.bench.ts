@@ -73,7 +73,14 @@ async function once(n: number, events: number, streamFile: string) {
     const wallMs = performance.now() - t;
     const frames = checks.reduce((s, c) => s + c.frames, 0);
     const lost = checks.flatMap((c) => c.problems);
-    return { wallMs, frames, rate: frames / (wallMs / 1000), peakMiB: rssOf(server.pid).peakMiB, cpuUsPerEvent: (cpuSeconds(server.pid) * 1e6) / frames, lost };
+    return {
+      wallMs,
+      frames,
+      rate: frames / (wallMs / 1000),
+      peakMiB: rssOf(server.pid).peakMiB,
+      cpuUsPerEvent: (cpuSeconds(server.pid) * 1e6) / frames,
+      lost,
+    };
   } finally {
     await server.stop();
   }
@@ -89,16 +96,39 @@ export async function benchScale(opts: { ns: number[]; events: number; reps: (n:
     const lost = runs.flatMap((r) => r.lost);
     const big = n === Math.max(...opts.ns);
     const label = `${n} run${n > 1 ? "s" : ""} x ${opts.events / 1000}k`;
-    out.push(figure("5 scale", `${label}: wall`, "s", runs.map((r) => r.wallMs / 1000)));
-    out.push(figure("5 scale", `${label}: throughput`, "events/s", runs.map((r) => r.rate)));
-    out.push(figure("5 scale", `${label}: server CPU per event`, "us", runs.map((r) => r.cpuUsPerEvent)));
+    out.push(
+      figure(
+        "5 scale",
+        `${label}: wall`,
+        "s",
+        runs.map((r) => r.wallMs / 1000),
+      ),
+    );
+    out.push(
+      figure(
+        "5 scale",
+        `${label}: throughput`,
+        "events/s",
+        runs.map((r) => r.rate),
+      ),
+    );
+    out.push(
+      figure(
+        "5 scale",
+        `${label}: server CPU per event`,
+        "us",
+        runs.map((r) => r.cpuUsPerEvent),
+      ),
+    );
     const peak = runs.map((r) => r.peakMiB);
     out.push(figure("5 scale", `${label}: server peak RSS`, "MiB", peak, big ? { target: "< 300 MiB", met: Math.max(...peak) < 300 } : {}));
     out.push(
       figure("5 scale", `${label}: events lost or out of order`, "count", [lost.length], {
         target: "0",
         met: lost.length === 0,
-        note: lost.length ? lost.slice(0, 5).join("; ") : `every run: ${opts.events} deltas in order, seq gap-free, succeeded (${runs.length} rep${runs.length > 1 ? "s" : ""})`,
+        note: lost.length
+          ? lost.slice(0, 5).join("; ")
+          : `every run: ${opts.events} deltas in order, seq gap-free, succeeded (${runs.length} rep${runs.length > 1 ? "s" : ""})`,
       }),
     );
   }

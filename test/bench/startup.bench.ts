@@ -32,6 +32,8 @@ export async function benchStartup(opts: { reps: number; warmup: number }): Prom
   for (let rep = 0; rep < opts.reps; rep++) for (const [name, cmd] of commands) samples.get(name)!.push(await once(cmd));
   return commands.map(([name]) => {
     const xs = samples.get(name)!;
-    return name === "od --version" ? figure("3 startup", name, "ms", xs, { target: "< 25 ms", met: median(xs) < 25 }) : figure("3 startup", name, "ms", xs);
+    return name === "od --version"
+      ? figure("3 startup", name, "ms", xs, { target: "< 25 ms", met: median(xs) < 25 })
+      : figure("3 startup", name, "ms", xs);
   });
 }

@@ -62,10 +62,23 @@ export function verdict(f: Figure): string {
 /** A plain-text table (markdown when `md`): section, figure, median, min, max, unit, runs, target. */
 export function table(figures: Figure[], md = false): string {
   const head = ["section", "figure", "median", "min", "max", "unit", "n", "target"];
-  const rows = figures.map((f) => [f.section, f.name, fmt(f.median), fmt(f.min), fmt(f.max), f.unit, String(f.runs), f.target ? `${f.target}: ${verdict(f)}` : ""]);
+  const rows = figures.map((f) => [
+    f.section,
+    f.name,
+    fmt(f.median),
+    fmt(f.min),
+    fmt(f.max),
+    f.unit,
+    String(f.runs),
+    f.target ? `${f.target}: ${verdict(f)}` : "",
+  ]);
   if (md) return [head, head.map(() => "---"), ...rows].map((r) => `| ${r.map((c) => c.replaceAll("|", "\\|")).join(" | ")} |`).join("\n");
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]) => r.map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => (i >= 2 && i <= 4 ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [line(head), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
 }
 
@@ -114,8 +127,10 @@ export function parseTableMd(figures: Figure[]): string {
   const ids = [...new Set(parse.map((f) => f.name.split(": ")[0]!))];
   const get = (id: string, what: string, unit: string) => parse.find((f) => f.name === `${id}: ${what}` && f.unit === unit);
   const cell = (f: Figure | undefined) => (f ? fmt(f.median) : "-");
-  const ratio = (f: Figure | undefined) => (f ? `${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)})${f.met === false ? " **missed**" : ""}` : "-");
-  const head = "| adapter | protocol | JSON.parse floor MB/s | parser MB/s | parser events/s | pipeline MB/s | parser / floor | pipeline / floor |\n| --- | --- | --- | --- | --- | --- | --- | --- |";
+  const ratio = (f: Figure | undefined) =>
+    f ? `${fmt(f.median)} (${fmt(f.min)}–${fmt(f.max)})${f.met === false ? " **missed**" : ""}` : "-";
+  const head =
+    "| adapter | protocol | JSON.parse floor MB/s | parser MB/s | parser events/s | pipeline MB/s | parser / floor | pipeline / floor |\n| --- | --- | --- | --- | --- | --- | --- | --- |";
   const rows = ids.map((id) => {
     const floor = get(id, "JSON.parse floor", "MB/s");
     const kind = floor?.note?.split(",")[0] ?? "";

@@ -34,7 +34,10 @@ async function turn(id: number) {
       record({ answer: await answer });
     }
   }
-  send({ id, result: { stopReason: cancelled ? "cancelled" : (script.stopReason ?? "end_turn"), ...(script.usage ? { usage: script.usage } : {}) } });
+  send({
+    id,
+    result: { stopReason: cancelled ? "cancelled" : (script.stopReason ?? "end_turn"), ...(script.usage ? { usage: script.usage } : {}) },
+  });
 }
 
 if (script.startDelayMs) await Bun.sleep(script.startDelayMs);
@@ -53,14 +56,40 @@ for await (const chunk of Bun.stdin.stream()) {
       waiting.get(m.id)!(m);
       waiting.delete(m.id);
     } else if (m.method === "initialize") {
-      send({ id: m.id, result: { protocolVersion: 1, agentCapabilities: { loadSession: script.loadSession ?? false, promptCapabilities: { image: script.images ?? false } }, authMethods: [] } });
+      send({
+        id: m.id,
+        result: {
+          protocolVersion: 1,
+          agentCapabilities: { loadSession: script.loadSession ?? false, promptCapabilities: { image: script.images ?? false } },
+          authMethods: [],
+        },
+      });
     } else if (m.method === "session/new" || m.method === "session/load") {
       if (script.authError) send({ id: m.id, error: { code: -32000, message: script.authError } });
       else {
         if (m.method === "session/load") for (const u of script.history ?? []) update(u);
-        const models = script.models ? { models: { availableModels: script.models.map((modelId: string) => ({ modelId, name: modelId })), currentModelId: script.models[0] } } : {};
-        const select = (id: string, values: string[]) => ({ id, name: id, category: id, type: "select", currentValue: values[0], options: values.map((value) => ({ value, name: value })) });
-        const configOptions = { configOptions: [...(script.configModels ? [select("model", script.configModels)] : []), ...(script.modes ? [select("mode", script.modes)] : [])] };
+        const models = script.models
+          ? {
+              models: {
+                availableModels: script.models.map((modelId: string) => ({ modelId, name: modelId })),
+                currentModelId: script.models[0],
+              },
+            }
+          : {};
+        const select = (id: string, values: string[]) => ({
+          id,
+          name: id,
+          category: id,
+          type: "select",
+          currentValue: values[0],
+          options: values.map((value) => ({ value, name: value })),
+        });
+        const configOptions = {
+          configOptions: [
+            ...(script.configModels ? [select("model", script.configModels)] : []),
+            ...(script.modes ? [select("mode", script.modes)] : []),
+          ],
+        };
         send({ id: m.id, result: { sessionId: m.params?.sessionId ?? "sess-1", ...models, ...configOptions } });
       }
     } else if (m.method === "session/set_model" || m.method === "session/set_config_option") {

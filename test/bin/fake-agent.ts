@@ -87,7 +87,8 @@ async function runStep(step: Step): Promise<void> {
     if (first) writeFileSync(marker, "");
     await runSteps(((first ? step.then : step.else) ?? []) as Step[]);
   } else if ("touch" in step) writeFileSync(String(step.touch), "written by the fake agent\n");
-  else if ("ifStdin" in step) await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
+  else if ("ifStdin" in step)
+    await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
 }
 
 /** Writes and waits for the pipe to drain, so large outputs keep their order and back-pressure. */

@@ -37,7 +37,15 @@ describe.skipIf(skip)("web UI (chromium)", () => {
   beforeAll(async () => {
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     page = await browser.newPage();
     await page.goto(`${server.url}?token=${server.token}`);

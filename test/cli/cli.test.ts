@@ -8,11 +8,18 @@ import { OdEvent } from "../../src/core/events.ts";
 import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
 
 function od(args: string[], env: Record<string, string>, stdin?: string) {
-  const p = Bun.spawnSync([DIST_OD, ...args], { env: { NO_COLOR: "1", ...env }, stdin: stdin === undefined ? "ignore" : new Blob([stdin]) });
+  const p = Bun.spawnSync([DIST_OD, ...args], {
+    env: { NO_COLOR: "1", ...env },
+    stdin: stdin === undefined ? "ignore" : new Blob([stdin]),
+  });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
 
-const jsonLines = (out: string) => out.trim().split("\n").map((l) => OdEvent.parse(JSON.parse(l)));
+const jsonLines = (out: string) =>
+  out
+    .trim()
+    .split("\n")
+    .map((l) => OdEvent.parse(JSON.parse(l)));
 
 describe("od (compiled)", () => {
   test("--version, --help, and a bad subcommand", () => {
@@ -65,14 +72,33 @@ describe("od (compiled)", () => {
   test("--dry-run shows argv, env keys and stdin, and spawns nothing", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "claude", [{ exit: 9 }]);
-    const r = od(["run", "--agent", "claude", "--dry-run", "--json", "--mode", "read-only", "--model", "sonnet", "--cwd", tmp.path, "plan it"], fake.env);
+    const r = od(
+      ["run", "--agent", "claude", "--dry-run", "--json", "--mode", "read-only", "--model", "sonnet", "--cwd", tmp.path, "plan it"],
+      fake.env,
+    );
     const plan = JSON.parse(r.out);
-    expect(plan.argv).toEqual([fake.exe, "-p", "--output-format", "stream-json", "--verbose", "--include-partial-messages", "--model", "sonnet", "--permission-mode", "plan", "--disallowedTools", "Write,Edit,MultiEdit,NotebookEdit,Bash"]);
+    expect(plan.argv).toEqual([
+      fake.exe,
+      "-p",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--include-partial-messages",
+      "--model",
+      "sonnet",
+      "--permission-mode",
+      "plan",
+      "--disallowedTools",
+      "Write,Edit,MultiEdit,NotebookEdit,Bash",
+    ]);
     expect(plan.stdin).toBe("plan it");
     expect(() => fake.recorded()).toThrow(); // never ran
     const pi = JSON.parse(od(["run", "--agent", "pi", "--dry-run", "--json", "--cwd", tmp.path, "hi"], { PATH: "/usr/bin:/bin" }).out);
     expect(pi).toMatchObject({ resolved: false, bin: "pi" });
-    expect(pi.stdin.split("\n").map((l: string) => JSON.parse(l))).toEqual([{ id: "od-state", type: "get_state" }, { id: "od-prompt", type: "prompt", message: "hi" }]);
+    expect(pi.stdin.split("\n").map((l: string) => JSON.parse(l))).toEqual([
+      { id: "od-state", type: "get_state" },
+      { id: "od-prompt", type: "prompt", message: "hi" },
+    ]);
   });
 
   test("exit codes mean something: not installed 3, bad effort 2, not logged in 4, no prompt 2", async () => {
@@ -91,8 +117,16 @@ describe("od (compiled)", () => {
 
   test("Ctrl-C cancels: exit 130, cancelled, and no process of the run survives", async () => {
     await using tmp = tmpdir();
-    const fake = installFake(tmp.path, "claude", [{ spawn: ["sleep", "1000"] }, { replay: join(FIXTURES, "claude/plain.jsonl") }, { hang: true }]);
-    const p = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--json", "--cwd", tmp.path, "hi"], { env: fake.env, stdout: "pipe", stderr: "pipe" });
+    const fake = installFake(tmp.path, "claude", [
+      { spawn: ["sleep", "1000"] },
+      { replay: join(FIXTURES, "claude/plain.jsonl") },
+      { hang: true },
+    ]);
+    const p = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--json", "--cwd", tmp.path, "hi"], {
+      env: fake.env,
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const reader = p.stdout.getReader();
     let seen = "";
     while (!seen.includes("text.delta")) seen += new TextDecoder().decode((await reader.read()).value);
@@ -119,7 +153,11 @@ describe("od doctor", () => {
     expect(JSON.stringify(report)).not.toContain("ANTHROPIC_API_KEY=");
 
     // Only the live prompt writes; detection's probes (--version, auth status) must not.
-    const writer = installFake(tmp.path, "claude", [{ read: "all" }, { ifStdin: "connectivity check", then: [{ touch: "oops.txt" }] }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const writer = installFake(tmp.path, "claude", [
+      { read: "all" },
+      { ifStdin: "connectivity check", then: [{ touch: "oops.txt" }] },
+      { replay: join(FIXTURES, "claude/plain.jsonl") },
+    ]);
     const bad = od(["doctor", "--live"], writer.env);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
@@ -131,7 +169,11 @@ describe("od doctor", () => {
   test("Ctrl-C during --live cancels the checks: the agents' processes go, and the report still comes", async () => {
     await using tmp = tmpdir();
     // Detection's probes get the plain answer; the live prompt gets an agent that never answers.
-    const fake = installFake(tmp.path, "claude", [{ read: "all" }, { ifStdin: "connectivity check", then: [{ spawn: ["sleep", "1000"] }, { hang: true }] }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const fake = installFake(tmp.path, "claude", [
+      { read: "all" },
+      { ifStdin: "connectivity check", then: [{ spawn: ["sleep", "1000"] }, { hang: true }] },
+      { replay: join(FIXTURES, "claude/plain.jsonl") },
+    ]);
     const doctor = Bun.spawn([DIST_OD, "doctor", "--live"], { env: { NO_COLOR: "1", ...fake.env }, stdout: "pipe", stderr: "ignore" });
     while (!fake.pids().length) await Bun.sleep(20);
     doctor.kill("SIGINT");
@@ -173,10 +215,16 @@ describe("od skills (compiled)", () => {
     const list = JSON.parse(od(["skills", "--json"], env).out);
     expect(list.skills.map((s: { name: string }) => s.name).sort()).toEqual(["code-review", "commit-message", "web-page"]);
     expect(list.skills.find((s: { name: string }) => s.name === "web-page").files).toContain("assets/template.html");
-    const plan = JSON.parse(od(["run", "--agent", "claude", "--dry-run", "--json", "--skill", "code-review", "--cwd", tmp.path, "look at this"], env).out);
+    const plan = JSON.parse(
+      od(["run", "--agent", "claude", "--dry-run", "--json", "--skill", "code-review", "--cwd", tmp.path, "look at this"], env).out,
+    );
     expect(plan.stdin).toBe('Use the skill "code-review" (.claude/skills/code-review) for this task.\n\n---\n\nlook at this');
-    const pi = JSON.parse(od(["run", "--agent", "pi", "--dry-run", "--json", "--skill", "commit-message,code-review", "--cwd", tmp.path, "x"], env).out);
-    expect(pi.stdin).toContain('Use the skills \\"commit-message\\" (.pi/skills/commit-message), \\"code-review\\" (.pi/skills/code-review)');
+    const pi = JSON.parse(
+      od(["run", "--agent", "pi", "--dry-run", "--json", "--skill", "commit-message,code-review", "--cwd", tmp.path, "x"], env).out,
+    );
+    expect(pi.stdin).toContain(
+      'Use the skills \\"commit-message\\" (.pi/skills/commit-message), \\"code-review\\" (.pi/skills/code-review)',
+    );
     expect(readdirSync(tmp.path)).toEqual([]); // a dry run places nothing
   });
 });
@@ -187,8 +235,18 @@ describe("od run interrupted (compiled)", () => {
     const work = join(tmp.path, "work");
     mkdirSync(work);
     // An agent that ignores SIGINT and SIGTERM (the cancel ladder would take seconds), with a child of its own.
-    const claude = installFake(tmp.path, "claude", [{ ignore: "SIGINT" }, { ignore: "SIGTERM" }, { read: "all" }, { spawn: ["sleep", "1000"] }, { hang: true }]);
-    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--skill", "code-review", "--cwd", work, "review"], { env: { NO_COLOR: "1", ...claude.env }, stdout: "ignore", stderr: "ignore" });
+    const claude = installFake(tmp.path, "claude", [
+      { ignore: "SIGINT" },
+      { ignore: "SIGTERM" },
+      { read: "all" },
+      { spawn: ["sleep", "1000"] },
+      { hang: true },
+    ]);
+    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude", "--skill", "code-review", "--cwd", work, "review"], {
+      env: { NO_COLOR: "1", ...claude.env },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     while (!claude.pids().length) await Bun.sleep(20);
     expect(readdirSync(work)).toEqual([".claude"]); // the skill, placed for the agent
     od.kill("SIGINT");
@@ -207,7 +265,11 @@ describe("od run with several agents, interrupted (compiled)", () => {
     mkdirSync(work);
     const claude = installFake(tmp.path, "claude", [{ read: "all" }, { spawn: ["sleep", "1000"] }, { hang: true }]);
     const pi = installFake(tmp.path, "pi", [{ spawn: ["sleep", "1000"] }, { hang: true }]);
-    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude,pi", "--cwd", work, "x"], { env: { NO_COLOR: "1", ...claude.env }, stdout: "ignore", stderr: "ignore" });
+    const od = Bun.spawn([DIST_OD, "run", "--agent", "claude,pi", "--cwd", work, "x"], {
+      env: { NO_COLOR: "1", ...claude.env },
+      stdout: "ignore",
+      stderr: "ignore",
+    });
     while (claude.pids().length + pi.pids().length < 2) await Bun.sleep(20);
     od.kill("SIGINT");
     expect(await od.exited).toBe(130);
@@ -220,7 +282,11 @@ describe("od run with several agents (compiled)", () => {
     await using tmp = tmpdir();
     const work = join(tmp.path, "work");
     Bun.spawnSync(["mkdir", work]);
-    const claude = installFake(tmp.path, "claude", [{ read: "all" }, { touch: "from-claude.txt" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
+    const claude = installFake(tmp.path, "claude", [
+      { read: "all" },
+      { touch: "from-claude.txt" },
+      { replay: join(FIXTURES, "claude/plain.jsonl") },
+    ]);
     installFake(tmp.path, "pi", [{ touch: "from-pi.txt" }, { replay: join(FIXTURES, "pi/plain.jsonl") }]);
     const r = od(["run", "--agent", "claude,pi", "--cwd", work, "hello"], claude.env);
     expect(r.code).toBe(0);
@@ -236,7 +302,12 @@ describe("od run with several agents (compiled)", () => {
     installFake(tmp.path, "pi", [{ stdout: { t: "text", v: "ran" } }]);
     const plans = od(["run", "--agent", "claude,pi", "--dry-run", "--json", "--cwd", tmp.path, "hello"], claude.env);
     expect(plans.code).toBe(0);
-    expect(plans.out.trim().split("\n").map((l) => JSON.parse(l).agent)).toEqual(["claude", "pi"]);
+    expect(
+      plans.out
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l).agent),
+    ).toEqual(["claude", "pi"]);
     expect(readdirSync(tmp.path).filter((f) => f.endsWith(".record.json"))).toEqual([]); // neither fake was started
     const text = od(["run", "--agent", "claude,pi", "--dry-run", "--cwd", tmp.path, "hello"], claude.env);
     expect(text.out).toMatch(/^\[claude\] argv: /m);
@@ -245,13 +316,19 @@ describe("od run with several agents (compiled)", () => {
     expect(resume.code).toBe(2);
     expect(resume.err).toContain("--resume applies to one agent");
     // Flags each agent takes on its own are checked for each, not dropped.
-    expect(od(["run", "--agent", "claude,pi", "--max-turns", "3", "--cwd", tmp.path, "hello"], claude.env).err).toContain("Claude Code takes no turn limit");
+    expect(od(["run", "--agent", "claude,pi", "--max-turns", "3", "--cwd", tmp.path, "hello"], claude.env).err).toContain(
+      "Claude Code takes no turn limit",
+    );
   });
 
   test("an agent whose workspace cannot be made fails with git's reason, once, and the exit code says so", async () => {
     await using tmp = tmpdir();
     const repo = join(tmp.path, "repo");
-    Bun.spawnSync(["sh", "-c", `mkdir ${repo} && cd ${repo} && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init && echo x > .git/worktrees`]);
+    Bun.spawnSync([
+      "sh",
+      "-c",
+      `mkdir ${repo} && cd ${repo} && git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init && echo x > .git/worktrees`,
+    ]);
     const claude = installFake(tmp.path, "claude", [{ read: "all" }, { replay: join(FIXTURES, "claude/plain.jsonl") }]);
     installFake(tmp.path, "pi", [{ replay: join(FIXTURES, "pi/plain.jsonl") }]);
     const r = od(["run", "--agent", "claude,pi", "--cwd", repo, "hello"], claude.env);
@@ -265,8 +342,16 @@ describe("od run with several agents (compiled)", () => {
 
 test("--allowed-tools reaches claude's own flag", async () => {
   await using tmp = tmpdir();
-  const plan = JSON.parse(od(["run", "--agent", "claude", "--dry-run", "--json", "--allowed-tools", "Bash(git *),Edit", "--cwd", tmp.path, "x"], { PATH: "/usr/bin:/bin", HOME: tmp.path }).out);
-  expect(plan.argv.slice(plan.argv.indexOf("--allowedTools"), plan.argv.indexOf("--allowedTools") + 2)).toEqual(["--allowedTools", "Bash(git *),Edit"]);
+  const plan = JSON.parse(
+    od(["run", "--agent", "claude", "--dry-run", "--json", "--allowed-tools", "Bash(git *),Edit", "--cwd", tmp.path, "x"], {
+      PATH: "/usr/bin:/bin",
+      HOME: tmp.path,
+    }).out,
+  );
+  expect(plan.argv.slice(plan.argv.indexOf("--allowedTools"), plan.argv.indexOf("--allowedTools") + 2)).toEqual([
+    "--allowedTools",
+    "Bash(git *),Edit",
+  ]);
 });
 
 describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
@@ -275,15 +360,30 @@ describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
     await using tmp = tmpdir();
     const bin = join(tmp.path, "bin");
     mkdirSync(bin);
-    writeFileSync(join(bin, "claude"), `#!/bin/sh\ncat > /dev/null\nsed "s/QUICK/heap=\${BUN_JSC_forceRAMSize:-unset}:/g" "${join(FIXTURES, "claude/plain.jsonl")}"\n`, { mode: 0o755 });
-    const p = Bun.spawn([DIST_OD, "serve", "--port", "0"], { env: { PATH: `${bin}:/usr/bin:/bin`, HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), ...env }, stdout: "pipe", stderr: "ignore" });
+    writeFileSync(
+      join(bin, "claude"),
+      `#!/bin/sh\ncat > /dev/null\nsed "s/QUICK/heap=\${BUN_JSC_forceRAMSize:-unset}:/g" "${join(FIXTURES, "claude/plain.jsonl")}"\n`,
+      { mode: 0o755 },
+    );
+    const p = Bun.spawn([DIST_OD, "serve", "--port", "0"], {
+      env: { PATH: `${bin}:/usr/bin:/bin`, HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), ...env },
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     try {
       const reader = p.stdout.getReader();
       let out = "";
       while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
-      const heap = readFileSync(`/proc/${p.pid}/environ`, "utf8").split("\0").find((kv) => kv.startsWith("BUN_JSC_forceRAMSize="))?.split("=")[1];
+      const heap = readFileSync(`/proc/${p.pid}/environ`, "utf8")
+        .split("\0")
+        .find((kv) => kv.startsWith("BUN_JSC_forceRAMSize="))
+        ?.split("=")[1];
       const [, url, token] = out.match(/(http:\/\/\S+?)\?token=(\S+)/)!;
-      const chat = await fetch(new URL("api/chat", url), { method: "POST", headers: { "x-od-token": token!, "content-type": "application/json" }, body: JSON.stringify({ agent: "claude", prompt: "hi", cwd: tmp.path }) });
+      const chat = await fetch(new URL("api/chat", url), {
+        method: "POST",
+        headers: { "x-od-token": token!, "content-type": "application/json" },
+        body: JSON.stringify({ agent: "claude", prompt: "hi", cwd: tmp.path }),
+      });
       const agentSaw = /heap=(\w+)/.exec(await chat.text())?.[1];
       return { heap, agentSaw };
     } finally {
@@ -299,7 +399,11 @@ describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
     const opened = join(tmp.path, "opened.txt");
     writeFileSync(join(withOpener, "xdg-open"), `#!/bin/sh\necho "$1" > "${opened}"\n`, { mode: 0o755 });
     const start = async (path: string) => {
-      const p = Bun.spawn([DIST_OD, "serve", "--port", "0", "--open"], { env: { PATH: path, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") }, stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawn([DIST_OD, "serve", "--port", "0", "--open"], {
+        env: { PATH: path, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       try {
         const reader = p.stdout.getReader();
         let out = "";

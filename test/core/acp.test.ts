@@ -6,7 +6,7 @@ import type { Mode } from "../../src/core/events.ts";
 import { type Broker, policyDecision } from "../../src/core/permissions.ts";
 import { acp } from "../../src/core/protocols/acp.ts";
 import { createRegistry } from "../../src/core/registry.ts";
-import { runAgent, type RunOptions } from "../../src/core/run.ts";
+import { type RunOptions, runAgent } from "../../src/core/run.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 import { fakeAcpAdapter } from "../support/fake-adapter.ts";
 
@@ -16,13 +16,32 @@ const fast = { intMs: 200, termMs: 200, killMs: 300 };
 // What the fake agent recorded: loose JSON-RPC frames.
 type Received = any;
 
-async function run(script: Record<string, unknown>, request: { mode?: Mode; model?: string; resume?: string; prompt?: string } = {}, opts: RunOptions = {}) {
+async function run(
+  script: Record<string, unknown>,
+  request: { mode?: Mode; model?: string; resume?: string; prompt?: string } = {},
+  opts: RunOptions = {},
+) {
   await using tmp = tmpdir();
   const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);
-  const events = await collect(runAgent({ agent: "fake-acp", prompt: request.prompt ?? "hello", cwd: tmp.path, mode: request.mode ?? "edit", model: request.model, resume: request.resume }, { registry, env: fake.env, ladder: fast, abortGraceMs: 300, doneGraceMs: 500, ...opts }));
+  const events = await collect(
+    runAgent(
+      {
+        agent: "fake-acp",
+        prompt: request.prompt ?? "hello",
+        cwd: tmp.path,
+        mode: request.mode ?? "edit",
+        model: request.model,
+        resume: request.resume,
+      },
+      { registry, env: fake.env, ladder: fast, abortGraceMs: 300, doneGraceMs: 500, ...opts },
+    ),
+  );
   let received: Received[] = [];
   try {
-    received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
   } catch {}
   return { events, received, cwd: tmp.path };
 }
@@ -30,7 +49,15 @@ const methods = (r: Received[]) => r.filter((m) => m.method).map((m) => m.method
 const answers = (r: Received[]) => r.filter((m) => m.answer).map((m) => m.answer.result ?? m.answer.error);
 
 const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
-const writeCall = (path: string) => ({ sessionUpdate: "tool_call", toolCallId: "tc-1", title: "Write hello.txt", kind: "edit", status: "pending", rawInput: { path }, locations: [{ path }] });
+const writeCall = (path: string) => ({
+  sessionUpdate: "tool_call",
+  toolCallId: "tc-1",
+  title: "Write hello.txt",
+  kind: "edit",
+  status: "pending",
+  rawInput: { path },
+  locations: [{ path }],
+});
 const permission = (path: string) => ({
   permission: {
     toolCall: { toolCallId: "tc-1", title: "Write hello.txt", kind: "edit", locations: [{ path }] },
@@ -45,14 +72,26 @@ const permission = (path: string) => ({
 describe("ACP driver", () => {
   test("handshake, streamed chunks, thoughts, usage; the prompt travels in session/prompt", async () => {
     const { events, received, cwd } = await run({
-      turn: [{ update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } } }, chunk("Hello "), chunk("there"), { update: { sessionUpdate: "available_commands_update", availableCommands: [] } }],
+      turn: [
+        { update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } } },
+        chunk("Hello "),
+        chunk("there"),
+        { update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+      ],
       usage: { inputTokens: 10, outputTokens: 3 },
     });
     expect(methods(received)).toEqual(["initialize", "session/new", "session/prompt"]);
-    expect(received[0].params).toMatchObject({ protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+    expect(received[0].params).toMatchObject({
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
     expect(received[1].params).toEqual({ cwd, mcpServers: [] });
     expect(received[2].params).toEqual({ sessionId: "sess-1", prompt: [{ type: "text", text: "hello" }] });
-    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe("Hello there");
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hello there");
     expect(ofType(events, "thinking.delta")[0]?.text).toBe("hmm");
     expect(ofType(events, "usage")[0]).toMatchObject({ inputTokens: 10, outputTokens: 3 });
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "sess-1", resumable: true });
@@ -67,12 +106,31 @@ describe("ACP driver", () => {
   test("edit mode: a write inside the cwd is allowed by policy; the tool call and result pair up", async () => {
     await using tmp = tmpdir();
     const inside = join(tmp.path, "hello.txt");
-    const script = { turn: [{ update: writeCall(inside) }, permission(inside), { update: { sessionUpdate: "tool_call_update", toolCallId: "tc-1", status: "completed", content: [{ type: "content", content: { type: "text", text: "wrote it" } }] } }, chunk("done")] };
+    const script = {
+      turn: [
+        { update: writeCall(inside) },
+        permission(inside),
+        {
+          update: {
+            sessionUpdate: "tool_call_update",
+            toolCallId: "tc-1",
+            status: "completed",
+            content: [{ type: "content", content: { type: "text", text: "wrote it" } }],
+          },
+        },
+        chunk("done"),
+      ],
+    };
     const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);
-    const events = await collect(runAgent({ agent: "fake-acp", prompt: "write", cwd: tmp.path }, { registry, env: fake.env, ladder: fast }));
+    const events = await collect(
+      runAgent({ agent: "fake-acp", prompt: "write", cwd: tmp.path }, { registry, env: fake.env, ladder: fast }),
+    );
     expect(ofType(events, "permission.request")[0]).toMatchObject({ tool: "Write hello.txt", options: ["Allow", "Always", "Reject"] });
     expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
-    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(answers(received)).toEqual([{ outcome: { outcome: "selected", optionId: "yes" } }]);
     expect(ofType(events, "tool.call")[0]).toMatchObject({ id: "tc-1", name: "Write hello.txt", input: { path: inside } });
     expect(ofType(events, "tool.result")[0]).toMatchObject({ id: "tc-1", output: "wrote it", isError: false });
@@ -102,7 +160,10 @@ describe("ACP driver", () => {
     const controller = new AbortController();
     const silent: Broker = () => new Promise(() => {});
     const events = [];
-    for await (const e of runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "full" }, { registry, env: fake.env, signal: controller.signal, ladder: fast, broker: silent, brokerTimeoutMs: 600_000 })) {
+    for await (const e of runAgent(
+      { agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "full" },
+      { registry, env: fake.env, signal: controller.signal, ladder: fast, broker: silent, brokerTimeoutMs: 600_000 },
+    )) {
       events.push(e);
       if (e.type === "permission.request") setTimeout(() => controller.abort(), 50); // once the question is out
     }
@@ -117,11 +178,18 @@ describe("ACP driver", () => {
     const good = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-big" });
     expect(methods(good.received)).toEqual(["initialize", "session/new", "session/set_model", "session/prompt"]);
     const config = await run({ configModels: ["a", "b"], turn: [chunk("x")] }, { model: "b" });
-    expect(config.received.find((m) => m.method === "session/set_config_option").params).toEqual({ sessionId: "sess-1", configId: "model", value: "b" });
+    expect(config.received.find((m) => m.method === "session/set_config_option").params).toEqual({
+      sessionId: "sess-1",
+      configId: "model",
+      value: "b",
+    });
   });
 
   test("resume loads the session and does not replay its history as new output", async () => {
-    const { events, received } = await run({ loadSession: true, history: [chunk("OLD ANSWER").update], turn: [chunk("new answer")] }, { resume: "sess-7" });
+    const { events, received } = await run(
+      { loadSession: true, history: [chunk("OLD ANSWER").update], turn: [chunk("new answer")] },
+      { resume: "sess-7" },
+    );
     expect(received.find((m) => m.method === "session/load").params).toMatchObject({ sessionId: "sess-7" });
     expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["new answer"]);
     expect(finished(events).sessionId).toBe("sess-7");
@@ -145,12 +213,18 @@ describe("ACP driver", () => {
     const fake = installFake(tmp.path, "fake-acp", { turn: [chunk("working"), ...Array(100).fill({ sleep: 50 })] }, FAKE_ACP);
     const controller = new AbortController();
     const events = [];
-    for await (const e of runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal, ladder: fast, abortGraceMs: 10_000 })) {
+    for await (const e of runAgent(
+      { agent: "fake-acp", prompt: "x", cwd: tmp.path },
+      { registry, env: fake.env, signal: controller.signal, ladder: fast, abortGraceMs: 10_000 },
+    )) {
       events.push(e);
       if (e.type === "text.delta") controller.abort();
     }
     expect(finished(events)).toMatchObject({ status: "cancelled", exitCode: 0, signal: null }); // it left by itself
-    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(methods(received)).toContain("session/cancel");
   });
 
@@ -167,10 +241,16 @@ describe("ACP driver, record by record", () => {
   test("an answer to no request of ours (an unknown, odd or repeated id) changes nothing", () => {
     const { state, send } = acp.start({ agent: { name: "Fake" }, prompt: "hi", cwd: "/w", mode: "edit" });
     expect(send).toEqual([expect.objectContaining({ id: 1, method: "initialize" })]);
-    for (const id of [2, 0, -1, 1.5, 1e9, "1", null]) expect(acp.receive({ jsonrpc: "2.0", id, result: {} }, state, "")).toEqual({ events: [] });
-    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "").send).toEqual([expect.objectContaining({ id: 2, method: "session/new" })]);
+    for (const id of [2, 0, -1, 1.5, 1e9, "1", null])
+      expect(acp.receive({ jsonrpc: "2.0", id, result: {} }, state, "")).toEqual({ events: [] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "").send).toEqual([
+      expect.objectContaining({ id: 2, method: "session/new" }),
+    ]);
     expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "")).toEqual({ events: [] });
-    expect(acp.receive({ jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } }, state, "")).toMatchObject({ events: [{ type: "session", sessionId: "s1" }], send: [{ id: 3, method: "session/prompt" }] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } }, state, "")).toMatchObject({
+      events: [{ type: "session", sessionId: "s1" }],
+      send: [{ id: 3, method: "session/prompt" }],
+    });
   });
 });
 
@@ -194,23 +274,43 @@ describe("permission policy", () => {
       ["edit", "other", undefined, "deny"],
       ["full", "execute", undefined, "allow"],
     ];
-    for (const [mode, kind, paths, want] of cases) expect({ mode, kind, paths, got: policyDecision({ kind, paths }, mode, tmp.path).decision }).toEqual({ mode, kind, paths, got: want });
+    for (const [mode, kind, paths, want] of cases)
+      expect({ mode, kind, paths, got: policyDecision({ kind, paths }, mode, tmp.path).decision }).toEqual({
+        mode,
+        kind,
+        paths,
+        got: want,
+      });
   });
 });
 
-
 describe("ACP read-only through a session mode", () => {
-  const readOnlyByMode = validateAdapter({ ...fakeAcpAdapter, protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } } });
+  const readOnlyByMode = validateAdapter({
+    ...fakeAcpAdapter,
+    protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } },
+  });
   const registryRO = createRegistry([readOnlyByMode]);
 
   test("the mode is set before the prompt, only in read-only runs", async () => {
-    for (const [mode, expected] of [["read-only", ["initialize", "session/new", "session/set_config_option", "session/prompt"]], ["edit", ["initialize", "session/new", "session/prompt"]]] as const) {
+    for (const [mode, expected] of [
+      ["read-only", ["initialize", "session/new", "session/set_config_option", "session/prompt"]],
+      ["edit", ["initialize", "session/new", "session/prompt"]],
+    ] as const) {
       await using tmp = tmpdir();
       const fake = installFake(tmp.path, "fake-acp", { modes: ["default", "plan"], turn: [chunk("ok")] }, FAKE_ACP);
-      const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode }, { registry: registryRO, env: fake.env }));
-      const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      const events = await collect(
+        runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode }, { registry: registryRO, env: fake.env }),
+      );
+      const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
       expect(methods(received)).toEqual([...expected]);
-      if (mode === "read-only") expect(received.find((m: Received) => m.method === "session/set_config_option").params).toMatchObject({ configId: "mode", value: "plan" });
+      if (mode === "read-only")
+        expect(received.find((m: Received) => m.method === "session/set_config_option").params).toMatchObject({
+          configId: "mode",
+          value: "plan",
+        });
       expect(finished(events).status).toBe("succeeded");
     }
   });
@@ -218,9 +318,14 @@ describe("ACP read-only through a session mode", () => {
   test("an agent that does not offer the mode is refused: no prompt is sent", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "fake-acp", { modes: ["default"], turn: [chunk("never")] }, FAKE_ACP);
-    const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry: registryRO, env: fake.env }));
+    const events = await collect(
+      runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry: registryRO, env: fake.env }),
+    );
     expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("read-only mode") });
-    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(methods(received)).not.toContain("session/prompt");
   });
 });

@@ -29,7 +29,9 @@ async function pipeline(bin: string, prompt: string, platform: NodeJS.Platform, 
   await using tmp = tmpdir();
   const fake = installFake(tmp.path, bin, [{ stdout: { t: "text", v: "ran" } }]);
   const env = install ? fake.env : { ...fake.env, PATH: "/nonexistent" };
-  const events = await collect(runAgent({ agent: "fake-argv", prompt, cwd: tmp.path }, { registry: createRegistry([argvAdapter(bin)]), env, platform }));
+  const events = await collect(
+    runAgent({ agent: "fake-argv", prompt, cwd: tmp.path }, { registry: createRegistry([argvAdapter(bin)]), env, platform }),
+  );
   let argv: string[] | undefined;
   try {
     argv = fake.recorded().argv;
@@ -78,12 +80,42 @@ describe("conformance: who may pass the prompt in argv", () => {
   const base = argvAdapter("fake-argv");
   const withPrompt = (prompt: object, invoke = base.invoke) => validateAdapter({ ...base, prompt, invoke });
   test.each([
-    ["an argv-only CLI with a budget", withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }), { readOnly: [], promptRoutes: ["argv"] }, []],
-    ["an argv adapter whose CLI also reads stdin", withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }), { readOnly: [], promptRoutes: ["argv", "stdin"] }, ["reads the prompt from stdin"]],
-    ["an argv adapter that does not say how its CLI takes prompts", withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }), undefined, ["promptRoutes"]],
-    ["an argv budget no Windows command line can hold", withPrompt({ via: "argv", maxPromptArgBytes: 40_000 }), { readOnly: [], promptRoutes: ["argv"] }, ["cannot fit"]],
-    ["an argv adapter that also writes stdin", withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }, (ctx) => ({ argv: [ctx.prompt], stdin: "" })), { readOnly: [], promptRoutes: ["argv"] }, ["writes stdin"]],
-    ["a stdin adapter with an argv budget", withPrompt({ via: "stdin", maxPromptArgBytes: 30_000 }), undefined, ["drop prompt.maxPromptArgBytes"]],
+    [
+      "an argv-only CLI with a budget",
+      withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }),
+      { readOnly: [], promptRoutes: ["argv"] },
+      [],
+    ],
+    [
+      "an argv adapter whose CLI also reads stdin",
+      withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }),
+      { readOnly: [], promptRoutes: ["argv", "stdin"] },
+      ["reads the prompt from stdin"],
+    ],
+    [
+      "an argv adapter that does not say how its CLI takes prompts",
+      withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }),
+      undefined,
+      ["promptRoutes"],
+    ],
+    [
+      "an argv budget no Windows command line can hold",
+      withPrompt({ via: "argv", maxPromptArgBytes: 40_000 }),
+      { readOnly: [], promptRoutes: ["argv"] },
+      ["cannot fit"],
+    ],
+    [
+      "an argv adapter that also writes stdin",
+      withPrompt({ via: "argv", maxPromptArgBytes: 30_000 }, (ctx) => ({ argv: [ctx.prompt], stdin: "" })),
+      { readOnly: [], promptRoutes: ["argv"] },
+      ["writes stdin"],
+    ],
+    [
+      "a stdin adapter with an argv budget",
+      withPrompt({ via: "stdin", maxPromptArgBytes: 30_000 }),
+      undefined,
+      ["drop prompt.maxPromptArgBytes"],
+    ],
     ["a stdin adapter", withPrompt({ via: "stdin" }), { readOnly: [], promptRoutes: ["stdin", "argv"] }, []],
   ] as const)("%s", (_name, adapter, expectations, problems) => {
     const found = promptRouteProblems(adapter, expectations as Expectations | undefined);

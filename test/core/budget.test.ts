@@ -53,7 +53,9 @@ describe("guard 1: raw prompt bytes", () => {
 
   test("a declared budget above the floor wins; an adapter without one is never checked", () => {
     expect(promptArgLimit(500_000, "linux")).toBe(500_000);
-    expect(checkPromptArgBudget({ ...deepseek, prompt: { via: "argv", maxPromptArgBytes: 500_000 } }, "x".repeat(400_000), "linux")).toBeNull();
+    expect(
+      checkPromptArgBudget({ ...deepseek, prompt: { via: "argv", maxPromptArgBytes: 500_000 } }, "x".repeat(400_000), "linux"),
+    ).toBeNull();
     expect(checkPromptArgBudget(stdinAdapter, "x".repeat(10_000_000), "win32")).toBeNull();
   });
 
@@ -127,7 +129,9 @@ describe("guards 2 and 3: the projected Windows command line", () => {
   test("the real ComSpec is counted: a prompt that fits with `cmd.exe` can overflow with a long ComSpec", () => {
     const prompt = promptForLine(SHIM, SHIM_LINE_LIMIT);
     expect(checkCommandLineBudget(deepseek, SHIM, args(prompt), { platform: "win32", env: {} })).toBeNull();
-    expect(checkCommandLineBudget(deepseek, SHIM, args(prompt), { platform: "win32", env: { ComSpec: COMSPEC } })?.length).toBe(SHIM_LINE_LIMIT + 20);
+    expect(checkCommandLineBudget(deepseek, SHIM, args(prompt), { platform: "win32", env: { ComSpec: COMSPEC } })?.length).toBe(
+      SHIM_LINE_LIMIT + 20,
+    );
   });
 
   test("the two projections are mutually exclusive; POSIX paths and stdin adapters are never checked", () => {
@@ -135,7 +139,9 @@ describe("guards 2 and 3: the projected Windows command line", () => {
     expect(checkCommandLineBudget(deepseek, SHIM, args(prompt), { platform: "linux" })?.kind).toBe("shim");
     expect(checkCommandLineBudget(deepseek, EXE, args(prompt), { platform: "linux" })?.kind).toBe("exe");
     expect(checkCommandLineBudget(deepseek, "/usr/local/bin/deepseek", args(prompt), { platform: "linux" })).toBeNull();
-    expect(checkCommandLineBudget(deepseek, "C:\\Program Files\\DeepSeek\\deepseek.exe", args("x".repeat(20_000)), { platform: "win32" })).toBeNull();
+    expect(
+      checkCommandLineBudget(deepseek, "C:\\Program Files\\DeepSeek\\deepseek.exe", args("x".repeat(20_000)), { platform: "win32" }),
+    ).toBeNull();
     expect(checkCommandLineBudget(stdinAdapter, SHIM, args(prompt), { platform: "win32" })).toBeNull();
   });
 

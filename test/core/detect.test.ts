@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AdapterInput, validateAdapter } from "../../src/core/adapter.ts";
-import { cachePath, detectCached } from "../../src/core/detect-cache.ts";
 import { compareVersions, detectAll } from "../../src/core/detect.ts";
+import { cachePath, detectCached } from "../../src/core/detect-cache.ts";
 import { stripTerminal } from "../../src/core/probe.ts";
 import { tmpdir } from "../helpers.ts";
 
@@ -18,7 +18,9 @@ function fakeCli(dir: string, name: string, body: string) {
 }
 const calls = (dir: string, name: string) => {
   try {
-    return readFileSync(join(dir, `${name}.calls`), "utf8").trim().split("\n");
+    return readFileSync(join(dir, `${name}.calls`), "utf8")
+      .trim()
+      .split("\n");
   } catch {
     return [];
   }
@@ -39,7 +41,12 @@ function adapter(id: string, extra: Partial<AdapterInput> = {}) {
   });
 }
 
-const envFor = (dir: string, extra: Record<string, string> = {}) => ({ PATH: `${join(dir, "bin")}:/usr/bin:/bin`, HOME: dir, OD_HOME: join(dir, ".od"), ...extra });
+const envFor = (dir: string, extra: Record<string, string> = {}) => ({
+  PATH: `${join(dir, "bin")}:/usr/bin:/bin`,
+  HOME: dir,
+  OD_HOME: join(dir, ".od"),
+  ...extra,
+});
 
 describe("detection", () => {
   test("found, missing, ghost shim, crashing and hanging CLIs, each reported honestly", async () => {
@@ -67,17 +74,36 @@ describe("detection", () => {
     const ids = ["s1", "s2", "s3", "s4"];
     // Each probe waits until all four have started: one at a time, the first would wait until its timeout, and none would end.
     const timeline = join(tmp.path, "timeline");
-    for (const id of ids) fakeCli(tmp.path, id, `echo start >> "${timeline}"; until [ "$(grep -c start "${timeline}")" -ge 4 ]; do sleep 0.01; done; echo end >> "${timeline}"; echo 1.0.0`);
-    const found = await detectAll(ids.map((id) => adapter(id)), envFor(tmp.path));
+    for (const id of ids)
+      fakeCli(
+        tmp.path,
+        id,
+        `echo start >> "${timeline}"; until [ "$(grep -c start "${timeline}")" -ge 4 ]; do sleep 0.01; done; echo end >> "${timeline}"; echo 1.0.0`,
+      );
+    const found = await detectAll(
+      ids.map((id) => adapter(id)),
+      envFor(tmp.path),
+    );
     expect(found.map((d) => d.status)).toEqual(["ready", "ready", "ready", "ready"]);
     expect(readFileSync(timeline, "utf8")).toBe("start\n".repeat(4) + "end\n".repeat(4));
   });
 
   test("auth: env keys skip the probe; the probe's classifier decides; the login hint comes along", async () => {
     await using tmp = tmpdir();
-    fakeCli(tmp.path, "authy", 'case "$1" in status) if [ -f "$HOME/logged-in" ]; then echo "logged in"; else echo "not logged in"; exit 1; fi;; *) echo 2.0.0;; esac');
+    fakeCli(
+      tmp.path,
+      "authy",
+      'case "$1" in status) if [ -f "$HOME/logged-in" ]; then echo "logged in"; else echo "not logged in"; exit 1; fi;; *) echo 2.0.0;; esac',
+    );
     const authy = adapter("authy", {
-      detect: { configDir: ".authy", auth: { envKeys: ["AUTHY_KEY"], args: ["status"], classify: (out) => (out.startsWith("logged in") ? "ok" : out.includes("not logged") ? "missing" : "unknown") } },
+      detect: {
+        configDir: ".authy",
+        auth: {
+          envKeys: ["AUTHY_KEY"],
+          args: ["status"],
+          classify: (out) => (out.startsWith("logged in") ? "ok" : out.includes("not logged") ? "missing" : "unknown"),
+        },
+      },
     });
     const [out] = await detectAll([authy], envFor(tmp.path));
     expect(out).toMatchObject({ status: "logged-out", auth: "missing", installed: true, confident: false });
@@ -92,8 +118,24 @@ describe("detection", () => {
 
   test("model catalog: escapes stripped, garbage dropped, aliases when there is no catalog", async () => {
     await using tmp = tmpdir();
-    fakeCli(tmp.path, "cat", 'case "$1" in models) printf "\\033[1mMODELS\\033[0m\\nalpha-1\\nbeta/2:latest\\n\\n  not a model id!\\n\\033[32mgamma\\033[0m\\nalpha-1\\n";; *) echo 1.0.0;; esac');
-    const cat = adapter("cat", { models: ["alias"], detect: { models: { args: ["models"], parse: (out) => out.split("\n").map((l) => l.trim()).filter((l) => l && l !== "MODELS") } } });
+    fakeCli(
+      tmp.path,
+      "cat",
+      'case "$1" in models) printf "\\033[1mMODELS\\033[0m\\nalpha-1\\nbeta/2:latest\\n\\n  not a model id!\\n\\033[32mgamma\\033[0m\\nalpha-1\\n";; *) echo 1.0.0;; esac',
+    );
+    const cat = adapter("cat", {
+      models: ["alias"],
+      detect: {
+        models: {
+          args: ["models"],
+          parse: (out) =>
+            out
+              .split("\n")
+              .map((l) => l.trim())
+              .filter((l) => l && l !== "MODELS"),
+        },
+      },
+    });
     const [d] = await detectAll([cat], envFor(tmp.path));
     expect(d).toMatchObject({ models: ["alpha-1", "beta/2:latest", "gamma"], modelSource: "catalog" });
     const [plain] = await detectAll([adapter("cat", { models: ["alias"] })], envFor(tmp.path));
@@ -103,7 +145,10 @@ describe("detection", () => {
   test("help capability scan reports only flags that are really there", async () => {
     await using tmp = tmpdir();
     fakeCli(tmp.path, "helpy", 'case "$1" in --help) echo "  --fast        go fast"; echo "  --json-out    json";; *) echo 3.1.0;; esac');
-    const [d] = await detectAll([adapter("helpy", { detect: { help: { args: ["--help"], flags: ["--fast", "--json", "--slow"] } } })], envFor(tmp.path));
+    const [d] = await detectAll(
+      [adapter("helpy", { detect: { help: { args: ["--help"], flags: ["--fast", "--json", "--slow"] } } })],
+      envFor(tmp.path),
+    );
     expect(d!.flags).toEqual(["--fast"]);
   });
 
@@ -165,11 +210,22 @@ describe("the run pipeline uses detection", () => {
   test("a cached logged-out agent is re-checked and refused before spawning; help flags reach invoke", async () => {
     await using tmp = tmpdir();
     // status says logged out until $HOME/in exists; --help lists --fast.
-    fakeCli(tmp.path, "gate", 'case "$1" in status) [ -f "$HOME/in" ] && echo in || { echo out; exit 1; };; --help) echo "  --fast";; --version) echo 1.0.0;; *) cat > /dev/null; echo "{\\"argv\\": \\"$*\\"}";; esac');
+    fakeCli(
+      tmp.path,
+      "gate",
+      'case "$1" in status) [ -f "$HOME/in" ] && echo in || { echo out; exit 1; };; --help) echo "  --fast";; --version) echo 1.0.0;; *) cat > /dev/null; echo "{\\"argv\\": \\"$*\\"}";; esac',
+    );
     const gate = adapter("gate", {
-      detect: { auth: { args: ["status"], classify: (out) => (out.startsWith("in") ? "ok" : "missing") }, help: { args: ["--help"], flags: ["--fast"] } },
+      detect: {
+        auth: { args: ["status"], classify: (out) => (out.startsWith("in") ? "ok" : "missing") },
+        help: { args: ["--help"], flags: ["--fast"] },
+      },
       invoke: (ctx) => ({ argv: ctx.flags?.has("--fast") ? ["--fast"] : [], stdin: ctx.prompt }),
-      protocol: { kind: "lines", createState: () => ({}), parse: (r: unknown) => [{ type: "text.delta", id: "0", text: JSON.stringify(r) }] },
+      protocol: {
+        kind: "lines",
+        createState: () => ({}),
+        parse: (r: unknown) => [{ type: "text.delta", id: "0", text: JSON.stringify(r) }],
+      },
     });
     const env = envFor(tmp.path);
     await detectCached([gate], { env });

@@ -20,8 +20,15 @@ describe("images", () => {
     writeFileSync(join(tmp.path, "notes.txt"), "x");
     writeFileSync(join(tmp.path, "huge.png"), Buffer.alloc(IMAGE_LIMITS.bytes + 1));
     mkdirSync(join(tmp.path, "dir.png"));
-    expect(loadImages(["a.png"], tmp.path)).toEqual([{ path: join(tmp.path, "a.png"), mimeType: "image/png", data: PNG.toString("base64") }]);
-    for (const [path, why] of [["notes.txt", "not a supported image"], ["missing.png", "no such file"], ["dir.png", "not a regular file"], ["huge.png", "limit"]] as const)
+    expect(loadImages(["a.png"], tmp.path)).toEqual([
+      { path: join(tmp.path, "a.png"), mimeType: "image/png", data: PNG.toString("base64") },
+    ]);
+    for (const [path, why] of [
+      ["notes.txt", "not a supported image"],
+      ["missing.png", "no such file"],
+      ["dir.png", "not a regular file"],
+      ["huge.png", "limit"],
+    ] as const)
       expect(() => loadImages([path], tmp.path)).toThrow(why);
     expect(() => loadImages(Array(IMAGE_LIMITS.count + 1).fill("a.png"), tmp.path)).toThrow("Too many images");
   });
@@ -30,7 +37,9 @@ describe("images", () => {
     await using tmp = tmpdir();
     writeFileSync(join(tmp.path, "a.png"), PNG);
     const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "x" } }]);
-    const events = await collect(runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: fake.env }));
+    const events = await collect(
+      runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: fake.env }),
+    );
     expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", hint: "Agents that accept images: fake-acp." });
     expect(() => fake.recorded()).toThrow(); // never started
   });
@@ -44,13 +53,27 @@ describe("images", () => {
     writeFileSync(join(tmp.path, "a.png"), PNG);
     const turn = [{ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "a square" } } }];
     const ok = installFake(tmp.path, "fake-acp", { images: true, turn }, FAKE_ACP);
-    const events = await collect(runAgent({ agent: "fake-acp", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: ok.env }));
+    const events = await collect(
+      runAgent({ agent: "fake-acp", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: ok.env }),
+    );
     expect(finished(events).status).toBe("succeeded");
-    const prompt = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((m) => m.method === "session/prompt");
-    expect(prompt.params.prompt).toEqual([{ type: "text", text: "look" }, { type: "image", data: PNG.toString("base64"), mimeType: "image/png" }]);
+    const prompt = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .find((m) => m.method === "session/prompt");
+    expect(prompt.params.prompt).toEqual([
+      { type: "text", text: "look" },
+      { type: "image", data: PNG.toString("base64"), mimeType: "image/png" },
+    ]);
 
     const no = installFake(tmp.path, "fake-acp", { images: false, turn }, FAKE_ACP);
-    const refused = await collect(runAgent({ agent: "fake-acp", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: no.env }));
-    expect(ofType(refused, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("does not accept images") });
+    const refused = await collect(
+      runAgent({ agent: "fake-acp", prompt: "look", cwd: tmp.path, images: ["a.png"] }, { registry, env: no.env }),
+    );
+    expect(ofType(refused, "error")[0]).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: expect.stringContaining("does not accept images"),
+    });
   });
 });

@@ -16,10 +16,20 @@ const cases: Array<[string, () => unknown, OdEventBody[], OdEventBody[]]> = [
   ["an empty list", () => [], [], []],
   ["nothing (undefined)", () => undefined, [{ type: "raw", stream: "stdout", line }], []],
   ["a single event, not in a list", () => text, [{ type: "raw", stream: "stdout", line }], []],
-  ["a throw", () => {
-    throw new Error("plugin bug");
-  }, [{ type: "raw", stream: "stdout", line }], []],
-  ["an event that breaks the schema", () => [{ type: "text.delta" }], [{ type: "raw", stream: "stdout", line }], [{ type: "raw", stream: "stdout", line: '{"type":"text.delta"}' }]],
+  [
+    "a throw",
+    () => {
+      throw new Error("plugin bug");
+    },
+    [{ type: "raw", stream: "stdout", line }],
+    [],
+  ],
+  [
+    "an event that breaks the schema",
+    () => [{ type: "text.delta" }],
+    [{ type: "raw", stream: "stdout", line }],
+    [{ type: "raw", stream: "stdout", line: '{"type":"text.delta"}' }],
+  ],
 ];
 
 describe("a plugin's answers, line by line and at the end of the stream", () => {

@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import api from "../../plugins/api.ts";
 import { validateAdapter } from "../../src/core/adapter.ts";
-import { detectCached } from "../../src/core/detect-cache.ts";
 import { detectOne } from "../../src/core/detect.ts";
+import { detectCached } from "../../src/core/detect-cache.ts";
 import type { OdEventBody } from "../../src/core/events.ts";
 import { loopDriver, loops } from "../../src/core/loops/index.ts";
 import { type Loop, LoopProcess } from "../../src/core/loops/transport.ts";
@@ -83,7 +83,15 @@ describe("loop transport", () => {
     const { state } = loopDriver.start({ agent: { name: "x" }, prompt: "p", cwd: "/", mode: "edit" });
     const pass = (record: unknown) => loopDriver.receive(record, state, JSON.stringify(record) ?? "").events[0];
     expect(pass({ type: "text.delta", id: "a", text: "b" })).toEqual({ type: "text.delta", id: "a", text: "b" });
-    for (const bad of [null, 1, "s", [], {}, { type: "text.delta" }, { type: "run.finished", status: "succeeded", exitCode: 0, signal: null, durationMs: 1, resumable: false }])
+    for (const bad of [
+      null,
+      1,
+      "s",
+      [],
+      {},
+      { type: "text.delta" },
+      { type: "run.finished", status: "succeeded", exitCode: 0, signal: null, durationMs: 1, resumable: false },
+    ])
       expect(pass(bad)).toMatchObject({ type: "raw", stream: "stdout" });
   });
 });
@@ -100,8 +108,17 @@ describe("the api adapter in the pipeline", () => {
     const none = await detectOne(adapter, { HOME: tmp.path, PATH: "/usr/bin" });
     expect(none).toMatchObject({ status: "missing", installed: false, auth: "missing" });
     expect(none.problems[0]!.message).toContain("ANTHROPIC_API_KEY");
-    expect(await detectOne(adapter, { ANTHROPIC_API_KEY: "k" })).toMatchObject({ status: "ready", installed: true, auth: "ok", version: VERSION, path: "anthropic https://api.anthropic.com" });
-    expect(await detectOne(adapter, { OD_API_BASE_URL: "http://localhost:11434" })).toMatchObject({ status: "ready", path: "openai http://localhost:11434/v1" });
+    expect(await detectOne(adapter, { ANTHROPIC_API_KEY: "k" })).toMatchObject({
+      status: "ready",
+      installed: true,
+      auth: "ok",
+      version: VERSION,
+      path: "anthropic https://api.anthropic.com",
+    });
+    expect(await detectOne(adapter, { OD_API_BASE_URL: "http://localhost:11434" })).toMatchObject({
+      status: "ready",
+      path: "openai http://localhost:11434/v1",
+    });
     const env = { HOME: tmp.path, OD_HOME: tmp.path, OPENAI_API_KEY: "k" };
     expect((await detectCached([adapter], { env })).detections[0]!.status).toBe("ready");
     expect((await detectCached([adapter], { env: { ...env, OPENAI_API_KEY: "" } })).detections[0]!.status).toBe("missing");
@@ -109,7 +126,10 @@ describe("the api adapter in the pipeline", () => {
 
   test("--dry-run shows the loop's argv and the prompt as its stdin, resolved without an executable", async () => {
     await using tmp = tmpdir();
-    const plan = await planRun({ agent: "api", prompt: "hello", cwd: tmp.path, mode: "read-only", model: "m" }, { registry: createRegistry([api]), env: {} });
+    const plan = await planRun(
+      { agent: "api", prompt: "hello", cwd: tmp.path, mode: "read-only", model: "m" },
+      { registry: createRegistry([api]), env: {} },
+    );
     expect(plan).toMatchObject({ bin: "od:api", resolved: true, argv: ["od:api", "--mode", "read-only", "--model", "m"], stdin: "hello" });
   });
 

@@ -13,13 +13,18 @@ const registry = createRegistry(agents.map((id) => validateAdapter({ ...fakeAdap
 
 async function runAll(cwd: string, env: Record<string, string>) {
   const items: ParallelItem[] = [];
-  for await (const item of parallel(agents.map((agent) => ({ agent, prompt: "do it", cwd })), { registry, env, maxConcurrent: 2 })) items.push(item);
+  for await (const item of parallel(
+    agents.map((agent) => ({ agent, prompt: "do it", cwd })),
+    { registry, env, maxConcurrent: 2 },
+  ))
+    items.push(item);
   return { items, results: items.flatMap((i) => ("result" in i ? [i.result] : [])) as ParallelResult[] };
 }
 
 function install(tmp: string) {
   let env: Record<string, string> = {};
-  for (const id of agents) env = installFake(tmp, id, [{ read: "all" }, { touch: `${id}.txt` }, { stdout: { t: "text", v: `${id} done` } }]).env;
+  for (const id of agents)
+    env = installFake(tmp, id, [{ read: "all" }, { touch: `${id}.txt` }, { stdout: { t: "text", v: `${id} done` } }]).env;
   return env;
 }
 
@@ -46,7 +51,10 @@ describe("parallel runs", () => {
     expect(sh("git worktree list").stdout.toString().trim().split("\n")).toHaveLength(1);
     expect(items.filter((i) => "event" in i && i.event.type === "run.finished")).toHaveLength(3);
     // Each result names its run, so a script reading --json can tie the events to the agent.
-    for (const r of results) expect(items.some((i) => "event" in i && i.event.type === "run.started" && i.event.runId === r.runId && i.event.agent === r.agent)).toBe(true);
+    for (const r of results)
+      expect(
+        items.some((i) => "event" in i && i.event.type === "run.started" && i.event.runId === r.runId && i.event.agent === r.agent),
+      ).toBe(true);
   });
 
   test("outside a repository: a private copy each, and the files each changed", async () => {

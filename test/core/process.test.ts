@@ -17,7 +17,10 @@ describe("AgentProcess", () => {
     const MB = 1024 * 1024;
     const child = Bun.spawnSync([process.execPath, join(import.meta.dir, "../support/line-memory.ts")]);
     const { frames, growthBytes } = JSON.parse(child.stdout.toString());
-    expect(frames).toEqual([{ kind: "line", text: "first" }, { kind: "too-large", bytes: 100 * MB }]);
+    expect(frames).toEqual([
+      { kind: "line", text: "first" },
+      { kind: "too-large", bytes: 100 * MB },
+    ]);
     // The oversized line is dropped as it streams: growth stays far below its 100 MB.
     expect(growthBytes).toBeLessThan(48 * MB);
   });
@@ -55,8 +58,12 @@ describe("AgentProcess", () => {
 
   test("spawn failures are OdErrors, not stack traces, and leave no pipe open", () => {
     const before = pipesOpen();
-    expect(() => new AgentProcess({ cmd: ["/nonexistent/agent"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "AGENT_NOT_FOUND" }));
-    expect(() => new AgentProcess({ cmd: ["/etc/hostname"], cwd: "/", env: {} })).toThrow(expect.objectContaining({ code: "SPAWN_FAILED" }));
+    expect(() => new AgentProcess({ cmd: ["/nonexistent/agent"], cwd: "/", env: {} })).toThrow(
+      expect.objectContaining({ code: "AGENT_NOT_FOUND" }),
+    );
+    expect(() => new AgentProcess({ cmd: ["/etc/hostname"], cwd: "/", env: {} })).toThrow(
+      expect.objectContaining({ code: "SPAWN_FAILED" }),
+    );
     // Only new pipes count: one an earlier test's reader held may close meanwhile (Bun closes it off this thread).
     expect(pipesOpen().filter((pipe) => !before.includes(pipe))).toEqual([]);
   });
@@ -86,7 +93,11 @@ describe.skipIf(process.platform !== "linux")("AgentProcess stdout on Linux", ()
   test("a process that left the group and holds stdout does not hold the lines open: they end once the group is gone", async () => {
     await using tmp = tmpdir();
     const pidFile = join(tmp.path, "daemon.pid");
-    const proc = new AgentProcess({ cmd: ["sh", "-c", `setsid sleep 30 & echo $! > ${pidFile}; echo hello; printf 'no newline'`], cwd: "/", env: { PATH: process.env.PATH } });
+    const proc = new AgentProcess({
+      cmd: ["sh", "-c", `setsid sleep 30 & echo $! > ${pidFile}; echo hello; printf 'no newline'`],
+      cwd: "/",
+      env: { PATH: process.env.PATH },
+    });
     try {
       const frames = [];
       for await (const frame of proc.lines()) frames.push(frame);
@@ -120,7 +131,9 @@ describe.skipIf(process.platform !== "linux")("AgentProcess stdout on Linux", ()
   });
 
   test("holds a few KiB: an agent faster than od waits for it instead of queueing 200 KiB of events", async () => {
-    const proc = agent(`const { writeSync } = require("fs"); for (let i = 0; i < 64; i++) writeSync(1, "x".repeat(1023) + "\\n"); writeSync(2, "all written\\n");`);
+    const proc = agent(
+      `const { writeSync } = require("fs"); for (let i = 0; i < 64; i++) writeSync(1, "x".repeat(1023) + "\\n"); writeSync(2, "all written\\n");`,
+    );
     await Bun.sleep(300); // od reads nothing yet: 64 KiB cannot all be written
     expect(await proc.stderrTail()).toBe("");
     expect((await Array.fromAsync(proc.lines())).length).toBe(64);

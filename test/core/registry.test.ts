@@ -40,7 +40,11 @@ function writePlugins(dir: string) {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
 }
 
-function expectLoaded(adapters: Array<{ id: string; source: string; replaced?: string }>, errors: Array<{ path: string; error: string }>, dir: string) {
+function expectLoaded(
+  adapters: Array<{ id: string; source: string; replaced?: string }>,
+  errors: Array<{ path: string; error: string }>,
+  dir: string,
+) {
   const ids = adapters.map((a) => a.id);
   for (const id of ["ts-agent", "js-agent", "factory-agent", "folder-agent", "pkg-agent", "claude", "pi"]) expect(ids).toContain(id);
   const claude = adapters.find((a) => a.id === "claude")!;
@@ -59,7 +63,18 @@ describe("plugin loading", () => {
     await using tmp = tmpdir();
     writePlugins(tmp.path);
     const names = pluginEntries(tmp.path).map((p) => p.slice(tmp.path.length + 1));
-    expect(names).toEqual(["factory.ts", "folder-plugin/index.ts", "invalid.ts", "js-plugin.js", "no-default.ts", "override.ts", "pkg-plugin/lib/main.js", "syntax.ts", "throws.ts", "ts-plugin.ts"]);
+    expect(names).toEqual([
+      "factory.ts",
+      "folder-plugin/index.ts",
+      "invalid.ts",
+      "js-plugin.js",
+      "no-default.ts",
+      "override.ts",
+      "pkg-plugin/lib/main.js",
+      "syntax.ts",
+      "throws.ts",
+      "ts-plugin.ts",
+    ]);
     expect(pluginEntries(join(tmp.path, "missing"))).toEqual([]);
   });
 
@@ -102,8 +117,14 @@ describe("plugin loading", () => {
     writePlugins(dir);
     const home = join(tmp.path, "home");
     mkdirSync(join(home, ".open-design/plugins"), { recursive: true });
-    writeFileSync(join(home, ".open-design/plugins/home-agent.ts"), `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`);
-    const proc = Bun.spawnSync([DIST_OD, "plugins", "--json"], { env: { PATH: "/usr/bin:/bin", HOME: home, OD_PLUGINS_DIR: dir }, cwd: tmp.path });
+    writeFileSync(
+      join(home, ".open-design/plugins/home-agent.ts"),
+      `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`,
+    );
+    const proc = Bun.spawnSync([DIST_OD, "plugins", "--json"], {
+      env: { PATH: "/usr/bin:/bin", HOME: home, OD_PLUGINS_DIR: dir },
+      cwd: tmp.path,
+    });
     const out = JSON.parse(proc.stdout.toString());
     expect(proc.exitCode).toBe(1); // broken plugins make `od plugins` exit non-zero
     expectLoaded(out.adapters, out.errors, dir);
@@ -114,9 +135,15 @@ describe("plugin loading", () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "home-agent", [{ read: "all" }, { stdout: { type: "text", text: "hello from a plugin" } }]);
     mkdirSync(join(tmp.path, ".open-design/plugins"), { recursive: true });
-    writeFileSync(join(tmp.path, ".open-design/plugins/home-agent.ts"), `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`);
+    writeFileSync(
+      join(tmp.path, ".open-design/plugins/home-agent.ts"),
+      `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`,
+    );
     // A neighbour that throws from a timer later must not take the run down.
-    writeFileSync(join(tmp.path, ".open-design/plugins/late-throw.ts"), `setTimeout(() => { throw new Error("late boom"); }, 1);\nexport default ${body("late-agent")};`);
+    writeFileSync(
+      join(tmp.path, ".open-design/plugins/late-throw.ts"),
+      `setTimeout(() => { throw new Error("late boom"); }, 1);\nexport default ${body("late-agent")};`,
+    );
     const { OD_HOME: _, ...env } = fake.env; // HOME is tmp: the plugin is found in ~/.open-design/plugins
     const proc = Bun.spawnSync([DIST_OD, "run", "--agent", "home-agent", "--cwd", tmp.path, "say hi"], { env });
     expect(proc.stdout.toString()).toBe("hello from a plugin\n");

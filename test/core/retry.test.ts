@@ -24,17 +24,32 @@ const slept: number[] = [];
 const sleep = async (ms: number) => void slept.push(ms);
 const policy = { attempts: 3, baseMs: 100, maxMs: 5000 };
 
-async function run(first: unknown[], later: unknown[], request: Record<string, unknown> = {}, over: Partial<typeof policy> & { fallbackModel?: string } = {}) {
+async function run(
+  first: unknown[],
+  later: unknown[],
+  request: Record<string, unknown> = {},
+  over: Partial<typeof policy> & { fallbackModel?: string } = {},
+) {
   await using tmp = tmpdir();
   const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { firstTime: join(tmp.path, "marker"), then: first, else: later }]);
   slept.length = 0;
-  const events = await collect(runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path, ...request } as never, { registry, env: fake.env }, { ...policy, ...over }, sleep));
+  const events = await collect(
+    runWithRetry(
+      { agent: "fake", prompt: "x", cwd: tmp.path, ...request } as never,
+      { registry, env: fake.env },
+      { ...policy, ...over },
+      sleep,
+    ),
+  );
   return { events, argv: fake.recorded().argv };
 }
 
 describe("retry", () => {
   test("a rate limit is retried after backoff, visibly, in one stream with one run.finished", async () => {
-    const { events } = await run([{ stdout: { t: "fail", v: "429 Too Many Requests: retry after 3" } }], [{ stdout: { t: "text", v: "recovered" } }]);
+    const { events } = await run(
+      [{ stdout: { t: "fail", v: "429 Too Many Requests: retry after 3" } }],
+      [{ stdout: { t: "text", v: "recovered" } }],
+    );
     expect(ofType(events, "status").map((e) => e.label)).toEqual(["retrying"]);
     expect(slept).toEqual([3000]); // the error's own retry-after wins over the 100 ms backoff
     expect(finished(events).status).toBe("succeeded");
@@ -52,7 +67,10 @@ describe("retry", () => {
   });
 
   test("a wait asked for beyond the policy's longest is not sat through: the failure stands", async () => {
-    const { events } = await run([{ stdout: { t: "fail", v: "429 Too Many Requests: retry after 3600" } }], [{ stdout: { t: "text", v: "never" } }]);
+    const { events } = await run(
+      [{ stdout: { t: "fail", v: "429 Too Many Requests: retry after 3600" } }],
+      [{ stdout: { t: "text", v: "never" } }],
+    );
     expect(ofType(events, "status").filter((e) => e.label === "retrying")).toEqual([]);
     expect(slept).toEqual([]);
     expect(finished(events).status).toBe("failed");
@@ -65,9 +83,15 @@ describe("retry", () => {
       const controller = new AbortController();
       const forever = (_ms: number, signal?: AbortSignal) => new Promise((resolve) => signal?.addEventListener("abort", resolve)); // only a cancel ends it
       const events = [];
-      for await (const e of runWithRetry({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal }, policy, forever)) {
+      for await (const e of runWithRetry(
+        { agent: "fake", prompt: "x", cwd: tmp.path },
+        { registry, env: fake.env, signal: controller.signal },
+        policy,
+        forever,
+      )) {
         events.push(e);
-        if (e.type === "status" && e.label === "retrying") when === "during the wait" ? setTimeout(() => controller.abort(), 10) : controller.abort();
+        if (e.type === "status" && e.label === "retrying")
+          when === "during the wait" ? setTimeout(() => controller.abort(), 10) : controller.abort();
       }
       expect({ when, status: finished(events).status }).toEqual({ when, status: "cancelled" });
       expect(ofType(events, "run.finished")).toHaveLength(1);
@@ -75,19 +99,30 @@ describe("retry", () => {
   });
 
   test("bounded: the last attempt's failure ends the run", async () => {
-    const { events } = await run([{ stdout: { t: "fail", v: "503 Service Unavailable" } }], [{ stdout: { t: "fail", v: "503 Service Unavailable" } }]);
+    const { events } = await run(
+      [{ stdout: { t: "fail", v: "503 Service Unavailable" } }],
+      [{ stdout: { t: "fail", v: "503 Service Unavailable" } }],
+    );
     expect(ofType(events, "status").filter((e) => e.label === "retrying")).toHaveLength(2);
     expect(finished(events).status).toBe("failed");
   });
 
   test("a run that already called a tool is not repeated", async () => {
-    const { events } = await run([{ stdout: { t: "tool", id: "c1", name: "Write" } }, { stdout: { t: "fail", v: "429 rate limit" } }], [{ stdout: { t: "text", v: "no" } }]);
+    const { events } = await run(
+      [{ stdout: { t: "tool", id: "c1", name: "Write" } }, { stdout: { t: "fail", v: "429 rate limit" } }],
+      [{ stdout: { t: "text", v: "no" } }],
+    );
     expect(ofType(events, "status").filter((e) => e.label === "retrying")).toEqual([]);
     expect(finished(events).status).toBe("failed");
   });
 
   test("a declared fallback model is announced and used on a rate limit", async () => {
-    const { events, argv } = await run([{ stdout: { t: "fail", v: "429 rate limited" } }], [{ stdout: { t: "text", v: "ok" } }], { model: "big" }, { fallbackModel: "auto" });
+    const { events, argv } = await run(
+      [{ stdout: { t: "fail", v: "429 rate limited" } }],
+      [{ stdout: { t: "text", v: "ok" } }],
+      { model: "big" },
+      { fallbackModel: "auto" },
+    );
     expect(ofType(events, "status")[0]?.detail).toContain("falling back to model auto");
     expect(argv).toEqual(["--mode", "edit", "--model", "auto"]);
   });

@@ -9,7 +9,12 @@ import { collect, installFake, ofType, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 
 const withRoles = (roleTarget: string | undefined, roles = false) =>
-  validateAdapter({ ...fakeAdapter, roleTarget, capabilities: { ...fakeAdapter.capabilities, roles }, invoke: (ctx: InvokeContext) => ({ argv: ctx.role ? ["--agent", ctx.role] : [], stdin: ctx.prompt }) });
+  validateAdapter({
+    ...fakeAdapter,
+    roleTarget,
+    capabilities: { ...fakeAdapter.capabilities, roles },
+    invoke: (ctx: InvokeContext) => ({ argv: ctx.role ? ["--agent", ctx.role] : [], stdin: ctx.prompt }),
+  });
 
 describe("roles", () => {
   test("a file per role in the agent's format, never overwritten unless forced", async () => {
@@ -20,7 +25,9 @@ describe("roles", () => {
     expect(() => writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "x" })).toThrow("already exists");
     expect(writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "v2" }, true).replaced).toBe(true);
     const cursorLike = withRoles(".cursor/rules/{name}.mdc");
-    expect(readFileSync(writeRole(cursorLike, tmp.path, { name: "tester", prompt: "Write tests." }).path, "utf8")).toContain("alwaysApply: false");
+    expect(readFileSync(writeRole(cursorLike, tmp.path, { name: "tester", prompt: "Write tests." }).path, "utf8")).toContain(
+      "alwaysApply: false",
+    );
     expect(() => writeRole(claudeLike, tmp.path, { name: "Bad Name", prompt: "x" })).toThrow("lowercase");
   });
 
@@ -34,7 +41,9 @@ describe("roles", () => {
     expect(readFileSync(join(tmp.path, "AGENTS.md"), "utf8")).toBe(
       "# Project rules\n\nUse tabs.\n\n## Role: reviewer\n\nThe reviewer role.\n\nReview gently.\n## Role: tester\n\nThe tester role.\n\nTest everything.\n",
     );
-    expect(useRole(plain, tmp.path, "tester").promptPrefix).toBe('Act as the "tester" role defined in AGENTS.md (section "## Role: tester").');
+    expect(useRole(plain, tmp.path, "tester").promptPrefix).toBe(
+      'Act as the "tester" role defined in AGENTS.md (section "## Role: tester").',
+    );
     expect(() => useRole(plain, tmp.path, "nobody")).toThrow(expect.objectContaining({ hint: expect.stringContaining("od init") }));
   });
 
@@ -43,9 +52,16 @@ describe("roles", () => {
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "text", v: "ok" } }]);
     const claudeLike = withRoles(".claude/agents/{name}.md", true);
     writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "You review." });
-    await collect(runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, role: "reviewer" }, { registry: createRegistry([claudeLike]), env: fake.env }));
+    await collect(
+      runAgent(
+        { agent: "fake", prompt: "look", cwd: tmp.path, role: "reviewer" },
+        { registry: createRegistry([claudeLike]), env: fake.env },
+      ),
+    );
     expect(fake.recorded()).toMatchObject({ argv: ["--agent", "reviewer"], stdin: ["look"] });
-    const missing = await collect(runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, role: "ghost" }, { registry: createRegistry([claudeLike]), env: fake.env }));
+    const missing = await collect(
+      runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, role: "ghost" }, { registry: createRegistry([claudeLike]), env: fake.env }),
+    );
     expect(ofType(missing, "error")[0]?.hint).toContain("od init --agent fake --role ghost");
   });
 });

@@ -7,10 +7,24 @@ import { RunLog } from "../../src/core/run-log.ts";
 import { tmpdir } from "../helpers.ts";
 
 const delta = (seq: number, text = `t${seq} é😀`): OdEvent => ({ type: "text.delta", runId: "r1", seq, ts: 1, id: "m1", text });
-const finished = (seq: number): OdEvent => ({ type: "run.finished", runId: "r1", seq, ts: 1, status: "succeeded", exitCode: 0, signal: null, durationMs: 1, resumable: false });
+const finished = (seq: number): OdEvent => ({
+  type: "run.finished",
+  runId: "r1",
+  seq,
+  ts: 1,
+  status: "succeeded",
+  exitCode: 0,
+  signal: null,
+  durationMs: 1,
+  resumable: false,
+});
 
 /** Reads everything after `from` in steps of `maxBytes`, the way an SSE client does. */
-function drain(read: (c: LogCursor, maxBytes: number) => { events: LoggedEvent[]; cursor: LogCursor }, maxBytes: number, from: LogCursor = { seq: -1 }) {
+function drain(
+  read: (c: LogCursor, maxBytes: number) => { events: LoggedEvent[]; cursor: LogCursor },
+  maxBytes: number,
+  from: LogCursor = { seq: -1 },
+) {
   const got: LoggedEvent[] = [];
   let cursor = from;
   for (let i = 0; i < 10_000; i++) {
@@ -44,10 +58,15 @@ describe("run log", () => {
     expect(drain((c, m) => w.read(c, m), 4096, tail).got.map((e) => e.seq)).toEqual([...Array(168).keys()].map((i) => 600 + i));
     for (let i = 0; i < 168; i++) w.append(delta(768 + i));
     // A reader that knows only a seq (a reconnect) starts from it, in the file or in memory.
-    for (const after of [0, 255, 256, 300, 511, 512, 598, 934]) expect(drain((c, m) => w.read(c, m), 4096, { seq: after }).got[0]?.seq).toBe(after + 1);
+    for (const after of [0, 255, 256, 300, 511, 512, 598, 934])
+      expect(drain((c, m) => w.read(c, m), 4096, { seq: after }).got[0]?.seq).toBe(after + 1);
     w.append(finished(936));
     w.close();
-    expect(drain((c, m) => log.readAfter("r1", c, m), 4096).got.map((e) => e.type).at(-1)).toBe("run.finished");
+    expect(
+      drain((c, m) => log.readAfter("r1", c, m), 4096)
+        .got.map((e) => e.type)
+        .at(-1),
+    ).toBe("run.finished");
     // Once the run is over, a reader that knows only its seq reads past every line it has, however many.
     expect(drain((c, m) => log.readAfter("r1", c, m), 4096, { seq: 934 }).got.map((e) => e.seq)).toEqual([935, 936]);
     expect(log.read("r1")).toHaveLength(937);
@@ -95,7 +114,11 @@ describe("logEnds", () => {
     ["no whole line", "abc", {}],
     ["a last line longer than the window is not guessed at", `a\n${"x".repeat(40)}\n`, { first: "a" }],
     ["a first line longer than the window is not guessed at", `${"x".repeat(40)}\nb\n`, {}],
-    ["the last window starts inside an earlier line", `${"a".repeat(20)}\n${"b".repeat(10)}\n${"c".repeat(5)}\n`, { first: "a".repeat(20), last: "c".repeat(5) }],
+    [
+      "the last window starts inside an earlier line",
+      `${"a".repeat(20)}\n${"b".repeat(10)}\n${"c".repeat(5)}\n`,
+      { first: "a".repeat(20), last: "c".repeat(5) },
+    ],
   ];
   for (const [name, text, want] of cases)
     test(name, async () => {
@@ -118,10 +141,37 @@ describe("run summaries", () => {
     w.append({ type: "session", runId: "r1", seq: 1, ts: 6, sessionId: "s-1" });
     w.append(delta(2, "x".repeat(300_000))); // far more than either end's window
     w.flush();
-    expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "running", startedAt: 5, sessionId: "s-1" });
-    w.append({ type: "run.finished", runId: "r1", seq: 3, ts: 9, status: "failed", exitCode: 1, signal: null, durationMs: 4, sessionId: "s-1", resumable: true });
+    expect(log.summary("r1")).toEqual({
+      runId: "r1",
+      agent: "claude",
+      prompt: "hi",
+      cwd: "/w",
+      status: "running",
+      startedAt: 5,
+      sessionId: "s-1",
+    });
+    w.append({
+      type: "run.finished",
+      runId: "r1",
+      seq: 3,
+      ts: 9,
+      status: "failed",
+      exitCode: 1,
+      signal: null,
+      durationMs: 4,
+      sessionId: "s-1",
+      resumable: true,
+    });
     w.close();
-    expect(log.summary("r1")).toEqual({ runId: "r1", agent: "claude", prompt: "hi", cwd: "/w", status: "failed", startedAt: 5, sessionId: "s-1" });
+    expect(log.summary("r1")).toEqual({
+      runId: "r1",
+      agent: "claude",
+      prompt: "hi",
+      cwd: "/w",
+      status: "failed",
+      startedAt: 5,
+      sessionId: "s-1",
+    });
     // A crash's torn line after run.finished changes nothing.
     appendFileSync(join(tmp.path, "r1", "events.jsonl"), '{"type":"text.de');
     expect(log.summary("r1").status).toBe("failed");

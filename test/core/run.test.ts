@@ -1,5 +1,5 @@
-import { existsSync } from "node:fs";
 import { describe, expect, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { createRegistry } from "../../src/core/registry.ts";
 import { planRun, runAgent } from "../../src/core/run.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../helpers.ts";
@@ -12,7 +12,12 @@ async function run(script: FakeStep[], request: Record<string, unknown> = {}, op
   await using tmp = tmpdir();
   const fake = installFake(tmp.path, "fake-agent", script);
   const events = await collect(
-    runAgent({ agent: "fake", prompt: "hello there", cwd: tmp.path, ...request } as never, { registry, env: fake.env, ladder: fast, ...opts }),
+    runAgent({ agent: "fake", prompt: "hello there", cwd: tmp.path, ...request } as never, {
+      registry,
+      env: fake.env,
+      ladder: fast,
+      ...opts,
+    }),
   );
   let recorded: ReturnType<typeof fake.recorded> | undefined;
   try {
@@ -90,7 +95,13 @@ describe("runAgent", () => {
       { stdout: { t: "mystery", x: 1 } },
       { stdout: { t: "text", v: "fine" } },
     ]);
-    expect(ofType(events, "raw").map((e) => e.line)).toEqual(["not json at all", '{"t":"throw"}', '{"t":"bad"}', '{"t":"nothing"}', '{"t":"mystery","x":1}']);
+    expect(ofType(events, "raw").map((e) => e.line)).toEqual([
+      "not json at all",
+      '{"t":"throw"}',
+      '{"t":"bad"}',
+      '{"t":"nothing"}',
+      '{"t":"mystery","x":1}',
+    ]);
     expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["fine"]);
     expect(finished(events).status).toBe("succeeded");
   });
@@ -128,7 +139,10 @@ describe("runAgent", () => {
     ]);
     const controller = new AbortController();
     const events = [];
-    for await (const e of runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, signal: controller.signal, ladder: fast })) {
+    for await (const e of runAgent(
+      { agent: "fake", prompt: "x", cwd: tmp.path },
+      { registry, env: fake.env, signal: controller.signal, ladder: fast },
+    )) {
       events.push(e);
       if (e.type === "text.delta") controller.abort();
     }
@@ -139,7 +153,9 @@ describe("runAgent", () => {
   });
 
   test("a timeout ends the run with TIMEOUT and kills it", async () => {
-    const { events, pids } = await run([{ spawn: ["sleep", "1000"] }, { stdout: { t: "text", v: "slow" } }, { hang: true }], { timeoutMs: 300 });
+    const { events, pids } = await run([{ spawn: ["sleep", "1000"] }, { stdout: { t: "text", v: "slow" } }, { hang: true }], {
+      timeoutMs: 300,
+    });
     expect(ofType(events, "error")[0]).toMatchObject({ code: "TIMEOUT", retryable: true });
     expect(finished(events).status).toBe("failed");
     for (const child of pids) expect(alive(child)).toBe(false);
@@ -174,19 +190,29 @@ describe("runAgent", () => {
   });
 });
 
-
 describe("plain-text line protocols", () => {
   test("every stdout line reaches parse as a string, blank lines included", async () => {
     const { defineAdapter } = await import("../../src/plugin.ts");
     const textAdapter = defineAdapter({
       ...fakeAdapter,
       id: "plain",
-      protocol: { kind: "lines", format: "text", createState: () => ({ n: 0 }), parse: (line: unknown, s: { n: number }) => [{ type: "text.delta", id: "t", text: `${s.n++}:${String(line)}\n` }] },
+      protocol: {
+        kind: "lines",
+        format: "text",
+        createState: () => ({ n: 0 }),
+        parse: (line: unknown, s: { n: number }) => [{ type: "text.delta", id: "t", text: `${s.n++}:${String(line)}\n` }],
+      },
     });
     await using tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", [{ raw: "hello\n\n{\"not\":\"parsed\"}\n" }]);
-    const events = await collect(runAgent({ agent: "plain", prompt: "x", cwd: tmp.path }, { registry: createRegistry([textAdapter]), env: fake.env }));
-    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe('0:hello\n1:\n2:{"not":"parsed"}\n');
+    const fake = installFake(tmp.path, "fake-agent", [{ raw: 'hello\n\n{"not":"parsed"}\n' }]);
+    const events = await collect(
+      runAgent({ agent: "plain", prompt: "x", cwd: tmp.path }, { registry: createRegistry([textAdapter]), env: fake.env }),
+    );
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe('0:hello\n1:\n2:{"not":"parsed"}\n');
     expect(finished(events).status).toBe("succeeded");
   });
 });
@@ -194,10 +220,17 @@ describe("plain-text line protocols", () => {
 describe("prompt files", () => {
   test("a CLI that reads its prompt from a file gets a private one, removed after the run", async () => {
     const { defineAdapter } = await import("../../src/plugin.ts");
-    const fileAdapter = defineAdapter({ ...fakeAdapter, id: "filed", prompt: { via: "file" }, invoke: (ctx) => ({ argv: ["--prompt-file", ctx.promptFile ?? ""] }) });
+    const fileAdapter = defineAdapter({
+      ...fakeAdapter,
+      id: "filed",
+      prompt: { via: "file" },
+      invoke: (ctx) => ({ argv: ["--prompt-file", ctx.promptFile ?? ""] }),
+    });
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "ok" } }]);
-    const events = await collect(runAgent({ agent: "filed", prompt: "from a file ☃", cwd: tmp.path }, { registry: createRegistry([fileAdapter]), env: fake.env }));
+    const events = await collect(
+      runAgent({ agent: "filed", prompt: "from a file ☃", cwd: tmp.path }, { registry: createRegistry([fileAdapter]), env: fake.env }),
+    );
     const path = fake.recorded().argv[1]!;
     expect(path).toMatch(/od-prompt-.*\/prompt\.md$/);
     expect(finished(events).status).toBe("succeeded");
@@ -216,7 +249,11 @@ describe("degraded mode", () => {
       { raw: "a plain log line\n" },
     ]);
     expect(ofType(events, "status").map((e) => e.label)).toEqual(["degraded"]);
-    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe('first and salvaged "words"');
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe('first and salvaged "words"');
     expect(ofType(events, "raw").map((e) => e.line)).toContain("a plain log line");
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "s-1", resumable: false });
   });
@@ -235,7 +272,12 @@ describe("pass-through limits", () => {
     const { defineAdapter } = await import("../../src/plugin.ts");
     const capable = defineAdapter({ ...fakeAdapter, id: "capable", capabilities: { ...fakeAdapter.capabilities, allowedTools: true } });
     await using tmp = tmpdir();
-    const events = await collect(runAgent({ agent: "capable", prompt: "x", cwd: tmp.path, mode: "read-only", allowedTools: ["Bash"] }, { registry: createRegistry([capable]) }));
+    const events = await collect(
+      runAgent(
+        { agent: "capable", prompt: "x", cwd: tmp.path, mode: "read-only", allowedTools: ["Bash"] },
+        { registry: createRegistry([capable]) },
+      ),
+    );
     expect(ofType(events, "error")[0]?.message).toContain("read-only");
   });
 });

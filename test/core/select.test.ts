@@ -13,7 +13,18 @@ function cli(dir: string, name: string) {
   chmodSync(join(dir, "bin", name), 0o755);
 }
 const adapter = (id: string) =>
-  validateAdapter({ id, name: id, install: `install ${id}`, bin: id, models: ["m1"], efforts: ["low"], capabilities: { streaming: true, resume: false, readOnly: false }, prompt: { via: "stdin" }, invoke: () => ({ argv: [] }), protocol: { kind: "lines", createState: () => ({}), parse: () => [] } });
+  validateAdapter({
+    id,
+    name: id,
+    install: `install ${id}`,
+    bin: id,
+    models: ["m1"],
+    efforts: ["low"],
+    capabilities: { streaming: true, resume: false, readOnly: false },
+    prompt: { via: "stdin" },
+    invoke: () => ({ argv: [] }),
+    protocol: { kind: "lines", createState: () => ({}), parse: () => [] },
+  });
 
 describe("agent selection", () => {
   test("--agent, then OD_AGENT, then config.json, then the first ready agent in preference order", async () => {
@@ -35,7 +46,9 @@ describe("agent selection", () => {
   test("nothing ready: one clear message that points to od doctor", async () => {
     await using tmp = tmpdir();
     const registry = createRegistry([adapter("zeta")]);
-    await expect(selectAgent(registry, undefined, { PATH: tmp.path, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") })).rejects.toMatchObject({ code: "AGENT_NOT_FOUND", hint: expect.stringContaining("od doctor") });
+    await expect(
+      selectAgent(registry, undefined, { PATH: tmp.path, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") }),
+    ).rejects.toMatchObject({ code: "AGENT_NOT_FOUND", hint: expect.stringContaining("od doctor") });
   });
 });
 

@@ -19,7 +19,8 @@ function snapshot(dir: string): Record<string, string> {
   return out;
 }
 
-const withStrategy = (skills: "native" | "file" | "prompt", skillTarget?: string) => validateAdapter({ ...fakeAdapter, capabilities: { ...fakeAdapter.capabilities, skills }, skillTarget });
+const withStrategy = (skills: "native" | "file" | "prompt", skillTarget?: string) =>
+  validateAdapter({ ...fakeAdapter, capabilities: { ...fakeAdapter.capabilities, skills }, skillTarget });
 
 describe("SKILL.md", () => {
   test("front-matter is parsed and validated; extras are kept", () => {
@@ -43,7 +44,11 @@ describe("SKILL.md", () => {
     expect([...catalog.skills.keys()].sort()).toEqual(["code-review", "commit-message", "web-page"]);
     expect(catalog.skills.get("code-review")).toMatchObject({ source: join(mine, "code-review"), body: "Review my way." });
     expect(catalog.skills.get("web-page")!.source).toBe("bundled");
-    expect(Object.keys(catalog.skills.get("web-page")!.files).sort()).toEqual(["SKILL.md", "assets/template.html", "references/accessibility.md"]);
+    expect(Object.keys(catalog.skills.get("web-page")!.files).sort()).toEqual([
+      "SKILL.md",
+      "assets/template.html",
+      "references/accessibility.md",
+    ]);
     expect(catalog.errors).toEqual([{ path: join(mine, "broken"), error: expect.stringContaining("front-matter") }]);
   });
 });
@@ -70,7 +75,11 @@ describe("skill strategies", () => {
     const first = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x"); // still running
     const before = snapshot(tmp.path);
     const refused = await applySkills(webPage, withStrategy("prompt"), tmp.path, "x").catch((err) => err);
-    expect(refused).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("template.html"), hint: expect.stringContaining(`remove ${ASSET_ROOT}/web-page`) });
+    expect(refused).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: expect.stringContaining("template.html"),
+      hint: expect.stringContaining(`remove ${ASSET_ROOT}/web-page`),
+    });
     expect(snapshot(tmp.path)).toEqual(before); // the first run's files are untouched
     expect(first.undo()).toEqual([]);
     expect(snapshot(tmp.path)).toEqual({});
@@ -82,7 +91,12 @@ describe("skill strategies", () => {
     writeFileSync(join(tmp.path, ".claude/settings.json"), "{}");
     const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
     const before = snapshot(tmp.path);
-    const applied = await applySkills([catalog.skills.get("code-review")!], withStrategy("native", ".claude/skills"), tmp.path, "review please");
+    const applied = await applySkills(
+      [catalog.skills.get("code-review")!],
+      withStrategy("native", ".claude/skills"),
+      tmp.path,
+      "review please",
+    );
     expect(readFileSync(join(tmp.path, ".claude/skills/code-review/references/checklist.md"), "utf8")).toContain("Review checklist");
     expect(applied.prompt).toBe('Use the skill "code-review" (.claude/skills/code-review) for this task.\n\n---\n\nreview please');
     writeFileSync(join(tmp.path, ".claude/agent-wrote-this"), "x"); // the agent's own file in a folder od did not create
@@ -114,7 +128,9 @@ describe("skill strategies", () => {
     expect(dry.prompt).toBe("x");
     const applied = await applySkills([catalog.skills.get("commit-message")!], cursor, tmp.path, "x");
     const rule = readFileSync(join(tmp.path, ".cursor/rules/commit-message.mdc"), "utf8");
-    expect(rule.startsWith('---\ndescription: "Write a clear, honest commit message for the staged changes."\nalwaysApply: true\n---\n')).toBe(true);
+    expect(
+      rule.startsWith('---\ndescription: "Write a clear, honest commit message for the staged changes."\nalwaysApply: true\n---\n'),
+    ).toBe(true);
     expect(rule).toContain("Commit message");
     applied.undo();
     expect(snapshot(tmp.path)).toEqual({});
@@ -130,9 +146,13 @@ describe("skills in a run", () => {
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "text", v: "ok" } }, { exit: 3 }]);
     const registry = createRegistry([withStrategy("native", ".claude/skills")]);
     const before = snapshot(work);
-    const events = await collect(runAgent({ agent: "fake", prompt: "review", cwd: work, skills: ["code-review"] }, { registry, env: fake.env }));
+    const events = await collect(
+      runAgent({ agent: "fake", prompt: "review", cwd: work, skills: ["code-review"] }, { registry, env: fake.env }),
+    );
     expect(fake.recorded().stdin[0]).toContain('Use the skill "code-review"');
-    expect(ofType(events, "status").map((e) => e.detail)).toContain("code-review: placed in .claude/skills/code-review for Fake Agent to load");
+    expect(ofType(events, "status").map((e) => e.detail)).toContain(
+      "code-review: placed in .claude/skills/code-review for Fake Agent to load",
+    );
     expect(finished(events).status).toBe("failed");
     expect(snapshot(work)).toEqual(before);
   });
@@ -143,16 +163,27 @@ describe("skills in a run", () => {
     mkdirSync(work);
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "AGENTS.md" }, { stdout: { t: "text", v: "ok" } }]);
     const registry = createRegistry([withStrategy("file", "AGENTS.md")]);
-    const events = await collect(runAgent({ agent: "fake", prompt: "write an AGENTS.md", cwd: work, skills: ["commit-message"] }, { registry, env: fake.env }));
+    const events = await collect(
+      runAgent({ agent: "fake", prompt: "write an AGENTS.md", cwd: work, skills: ["commit-message"] }, { registry, env: fake.env }),
+    );
     expect(readdirSync(work)).toEqual(["AGENTS.md"]);
     expect(readFileSync(join(work, "AGENTS.md"), "utf8")).not.toContain("<skill");
-    expect(events.at(-2)).toMatchObject({ type: "status", label: "skill", detail: "AGENTS.md was changed during the run, so it is the agent's work and stays" });
+    expect(events.at(-2)).toMatchObject({
+      type: "status",
+      label: "skill",
+      detail: "AGENTS.md was changed during the run, so it is the agent's work and stays",
+    });
     expect(finished(events).status).toBe("succeeded");
   });
 
   test("an unknown skill is refused before anything starts, with the list", async () => {
     await using tmp = tmpdir();
-    const events = await collect(runAgent({ agent: "fake", prompt: "x", cwd: tmp.path, skills: ["nope"] }, { registry: createRegistry([fakeAdapter]), env: { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") } }));
+    const events = await collect(
+      runAgent(
+        { agent: "fake", prompt: "x", cwd: tmp.path, skills: ["nope"] },
+        { registry: createRegistry([fakeAdapter]), env: { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") } },
+      ),
+    );
     expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", hint: expect.stringContaining("code-review") });
   });
 });

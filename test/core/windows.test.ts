@@ -57,7 +57,21 @@ describe("quoteCmdArg (cmd.exe shim tokens)", () => {
     expect(quoteCmdArg(input)).toBe(quoted);
   });
 
-  const ROUND_TRIP = [...CMD_VECTORS.map((v) => v[0]), ...CMD_FIXED.map((v) => v[0]), "tab\there", "x & echo INJECTED", "a^b", "<lt> >gt |pipe", "!bang!", '"', '""', "\\", '\\"', "%%", "%A%B%"];
+  const ROUND_TRIP = [
+    ...CMD_VECTORS.map((v) => v[0]),
+    ...CMD_FIXED.map((v) => v[0]),
+    "tab\there",
+    "x & echo INJECTED",
+    "a^b",
+    "<lt> >gt |pipe",
+    "!bang!",
+    '"',
+    '""',
+    "\\",
+    '\\"',
+    "%%",
+    "%A%B%",
+  ];
   test.each(ROUND_TRIP.map((s) => [s]))("%j survives cmd.exe and a %%* shim into a CRT argv, and no variable expands", (input) => {
     const launch = windowsLaunch(["C:\\npm\\deepseek.cmd", "exec", input, "last"], "C:\\WINDOWS\\system32\\cmd.exe");
     const env = { PATH: "C:\\secret-path", A: "LEAK-A", B: "LEAK-B" };
@@ -78,9 +92,15 @@ describe("quoteExeArg (libuv, direct CreateProcess)", () => {
     expect(quoteExeArg(input).length).toBe(length);
   });
 
-  test.each([...EXE_VECTORS.map((v) => [v[0]]), ['he said "hi" & echo %PATH% 100% ^c'], ["汉字 emoji 😀"], ["trail\\"]])("%j round-trips through the CRT", (input) => {
-    expect(crtSplit(windowsLaunch(["C:\\Program Files\\x\\x.exe", input], "cmd.exe").commandLine)).toEqual(["C:\\Program Files\\x\\x.exe", input]);
-  });
+  test.each([...EXE_VECTORS.map((v) => [v[0]]), ['he said "hi" & echo %PATH% 100% ^c'], ["汉字 emoji 😀"], ["trail\\"]])(
+    "%j round-trips through the CRT",
+    (input) => {
+      expect(crtSplit(windowsLaunch(["C:\\Program Files\\x\\x.exe", input], "cmd.exe").commandLine)).toEqual([
+        "C:\\Program Files\\x\\x.exe",
+        input,
+      ]);
+    },
+  );
 });
 
 describe("windowsLaunch / projectLaunch", () => {
@@ -91,7 +111,9 @@ describe("windowsLaunch / projectLaunch", () => {
     expect(launch.commandLine).toBe('cmd.exe /d /s /c "C:\\npm\\deepseek.cmd exec --auto hi"');
     expect(launch.commandLine.length).toBe(53); // spec §5.2 vector
     // The real ComSpec is counted, not the 7 characters of `cmd.exe`.
-    expect(windowsLaunch(["C:\\npm\\deepseek.cmd", "exec", "--auto", "hi"], "C:\\WINDOWS\\system32\\cmd.exe").commandLine.length).toBe(53 + 20);
+    expect(windowsLaunch(["C:\\npm\\deepseek.cmd", "exec", "--auto", "hi"], "C:\\WINDOWS\\system32\\cmd.exe").commandLine.length).toBe(
+      53 + 20,
+    );
   });
 
   test("an .exe is a direct CreateProcess quoted by libuv", () => {
@@ -131,7 +153,13 @@ describe("windowsLaunch / projectLaunch", () => {
 });
 
 describe("PATHEXT resolution", () => {
-  const files = new Set(["C:\\npm\\deepseek", "C:\\npm\\deepseek.cmd", "C:\\Tools\\deepseek.exe", "C:\\Program Files\\Agent\\agent.bat", "D:\\x\\tool.com"]);
+  const files = new Set([
+    "C:\\npm\\deepseek",
+    "C:\\npm\\deepseek.cmd",
+    "C:\\Tools\\deepseek.exe",
+    "C:\\Program Files\\Agent\\agent.bat",
+    "D:\\x\\tool.com",
+  ]);
   const isFile = (p: string) => files.has(p);
 
   test.each([

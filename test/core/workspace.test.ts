@@ -12,7 +12,13 @@ function repoIn(dir: string) {
   sh("git init -q && git -c user.name=t -c user.email=t@t commit -q --allow-empty -m init");
   writeFileSync(join(repo, "work.txt"), "uncommitted\n");
   sh("git add work.txt");
-  return { repo, worktrees: () => sh("git worktree list --porcelain").stdout.toString().match(/^worktree /gm)?.length ?? 0 };
+  return {
+    repo,
+    worktrees: () =>
+      sh("git worktree list --porcelain")
+        .stdout.toString()
+        .match(/^worktree /gm)?.length ?? 0,
+  };
 }
 
 describe("workspaces", () => {
@@ -25,7 +31,9 @@ describe("workspaces", () => {
     writeFileSync(join(repo, "debug.log"), "ignored\n");
     Bun.spawnSync(["sh", "-c", "mkdir nested && cd nested && git init -q && echo inner > inner.txt"], { cwd: repo }); // an untracked repository inside
     // Settings that change what `git diff` prints: od's diffs must not depend on them.
-    Bun.spawnSync(["sh", "-c", "git config color.ui always && git config diff.external false && git config core.quotePath true"], { cwd: repo });
+    Bun.spawnSync(["sh", "-c", "git config color.ui always && git config diff.external false && git config core.quotePath true"], {
+      cwd: repo,
+    });
     // A hook of the user's is theirs to run, not od's.
     writeFileSync(join(repo, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch "${join(tmp.path, "hook-ran")}"\n`, { mode: 0o755 });
     const ws = await createWorkspace(repo, "a");
@@ -51,7 +59,10 @@ describe("workspaces", () => {
     const { repo, worktrees } = repoIn(tmp.path);
     writeFileSync(join(repo, ".git", "worktrees"), "a file where git keeps its worktrees\n");
     const before = readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length;
-    const failure = await createWorkspace(repo, "x").then(() => undefined, (err: Error) => err.message);
+    const failure = await createWorkspace(repo, "x").then(
+      () => undefined,
+      (err: Error) => err.message,
+    );
     expect(failure).toContain("git worktree add");
     expect(failure).toContain("worktrees");
     expect(readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length).toBe(before);
@@ -62,7 +73,10 @@ describe("workspaces", () => {
     await using tmp = tmpdir();
     const { repo } = repoIn(tmp.path);
     const script = join(tmp.path, "no-git.ts");
-    writeFileSync(script, `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace.ts"))};\nconst ws = await createWorkspace(${JSON.stringify(repo)}, "a");\nconsole.log(ws.kind);\nawait ws.dispose();`);
+    writeFileSync(
+      script,
+      `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace.ts"))};\nconst ws = await createWorkspace(${JSON.stringify(repo)}, "a");\nconsole.log(ws.kind);\nawait ws.dispose();`,
+    );
     const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
     expect(p.stderr.toString()).toBe("");
     expect(p.stdout.toString()).toBe("copy\n");

@@ -93,7 +93,15 @@ export const CLIS: LiveCli[] = [
       // OPENAI_BASE_URL). gpt-5.5 gets codex's classic tools, whose apply_patch the stub can call.
       // Deliberately no request_max_retries/stream_max_retries: od itself must stop at a rejected key.
       mkdirSync(join(home, ".codex"), { recursive: true });
-      const config = ['model = "gpt-5.5"', 'model_provider = "odstub"', "[model_providers.odstub]", 'name = "odstub"', `base_url = "${stubUrl}/v1"`, 'wire_api = "responses"', 'env_key = "OD_STUB_API_KEY"'];
+      const config = [
+        'model = "gpt-5.5"',
+        'model_provider = "odstub"',
+        "[model_providers.odstub]",
+        'name = "odstub"',
+        `base_url = "${stubUrl}/v1"`,
+        'wire_api = "responses"',
+        'env_key = "OD_STUB_API_KEY"',
+      ];
       writeFileSync(join(home, ".codex", "config.toml"), `${config.join("\n")}\n`);
       return { OD_STUB_API_KEY: "od-live-not-a-key" };
     },
@@ -114,7 +122,11 @@ export const CLIS: LiveCli[] = [
       // GOOGLE_GEMINI_BASE_URL alone selects the "gateway" auth type, which headless runs reject
       // (exit 41): the settings file selects API-key auth, the variable only moves the endpoint.
       mkdirSync(join(home, ".gemini"), { recursive: true });
-      const settings = { security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false }, general: { disableAutoUpdate: true } };
+      const settings = {
+        security: { auth: { selectedType: "gemini-api-key" } },
+        privacy: { usageStatisticsEnabled: false },
+        general: { disableAutoUpdate: true },
+      };
       writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
       return { GEMINI_API_KEY: "od-live-not-a-key", GOOGLE_GEMINI_BASE_URL: stubUrl, GEMINI_CLI_NO_RELAUNCH: "true" };
     },
@@ -161,7 +173,14 @@ export const CLIS: LiveCli[] = [
           models: { "stub-model": { tool_call: true, reasoning: true } },
         },
       };
-      const config = { autoupdate: false, share: "disabled", model: "odstub/stub-model", small_model: "odstub/stub-model", agent: { title: { disable: true } }, provider };
+      const config = {
+        autoupdate: false,
+        share: "disabled",
+        model: "odstub/stub-model",
+        small_model: "odstub/stub-model",
+        agent: { title: { disable: true } },
+        provider,
+      };
       writeFileSync(join(dir, "opencode.json"), JSON.stringify(config, null, 2));
       return { OD_STUB_API_KEY: "od-live-not-a-key", OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1" };
     },
@@ -214,9 +233,24 @@ export const CLIS: LiveCli[] = [
       // Two model aliases on an OpenAI-compatible provider (credentials only from config.toml).
       const dir = join(home, ".kimi-code");
       mkdirSync(dir, { recursive: true });
-      const model = (alias: string, id: string) => [`[models."${alias}"]`, 'provider = "odstub"', `model = "${id}"`, "max_context_size = 128000"];
-      const config = ['default_model = "odstub/stub-model"', "telemetry = false", "[providers.odstub]", 'type = "openai"', `base_url = "${stubUrl}/v1"`, 'api_key = "od-live-not-a-key"'];
-      writeFileSync(join(dir, "config.toml"), `${[...config, ...model("odstub/stub-model", "stub-model"), ...model("odstub/other", "stub-other")].join("\n")}\n`);
+      const model = (alias: string, id: string) => [
+        `[models."${alias}"]`,
+        'provider = "odstub"',
+        `model = "${id}"`,
+        "max_context_size = 128000",
+      ];
+      const config = [
+        'default_model = "odstub/stub-model"',
+        "telemetry = false",
+        "[providers.odstub]",
+        'type = "openai"',
+        `base_url = "${stubUrl}/v1"`,
+        'api_key = "od-live-not-a-key"',
+      ];
+      writeFileSync(
+        join(dir, "config.toml"),
+        `${[...config, ...model("odstub/stub-model", "stub-model"), ...model("odstub/other", "stub-other")].join("\n")}\n`,
+      );
       // kimi 2.1.0 needs Node >= 22.19 (node:zlib zstd): the Bun running this lane stands in as the
       // `node` of its `#!/usr/bin/env node` entry point, so the lane does not depend on the machine's node.
       const runtime = join(home, "node-runtime");
@@ -250,14 +284,13 @@ CLIS.push(
     asksPermission: true,
     choice: { model: "gemini-3.8-flash", expectModel: /^gemini-3\.8-flash$/ },
     cannot: {
-      resume: "Gemini 0.61 answers session/load with \"No previous sessions found\" for its own ACP sessions",
+      resume: 'Gemini 0.61 answers session/load with "No previous sessions found" for its own ACP sessions',
       thinking: "Gemini CLI streams no thoughts (ACP or not)",
       "read-only-pushy": "the pushy proxy rewrites Anthropic and OpenAI requests, not Gemini's generateContent",
     },
   }),
   acpVariantOf("qwen", "qwen-acp", { asksPermission: true, choice: { model: "stub-model", expectModel: /^stub-model$/ } }),
 );
-
 
 // ACP-only agents and the Claude/Codex ACP bridges, each from its own npm package.
 CLIS.push(
@@ -273,8 +306,17 @@ CLIS.push(
       const dir = join(home, ".config", "kilo");
       mkdirSync(dir, { recursive: true });
       const models = { "stub-model": { tool_call: true, reasoning: true }, "stub-other": { tool_call: true } };
-      const provider = { odstub: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${stubUrl}/v1`, apiKey: "{env:OD_STUB_API_KEY}" }, models } };
-      const config = { autoupdate: false, share: "disabled", model: "odstub/stub-model", small_model: "odstub/stub-model", agent: { title: { disable: true } }, provider };
+      const provider = {
+        odstub: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${stubUrl}/v1`, apiKey: "{env:OD_STUB_API_KEY}" }, models },
+      };
+      const config = {
+        autoupdate: false,
+        share: "disabled",
+        model: "odstub/stub-model",
+        small_model: "odstub/stub-model",
+        agent: { title: { disable: true } },
+        provider,
+      };
       writeFileSync(join(dir, "kilo.json"), JSON.stringify(config, null, 2));
       const off = ["MODELS_FETCH", "AUTOUPDATE", "SHARE", "LSP_DOWNLOAD", "SESSION_INGEST", "PRESENCE", "CODEBASE_INDEXING"];
       return { OD_STUB_API_KEY: "od-live-not-a-key", ...Object.fromEntries(off.map((k) => [`KILO_DISABLE_${k}`, "1"])) };
@@ -294,7 +336,12 @@ CLIS.push(
       // notice about gateways to the first answer when the base URL is not Anthropic's.)
       mkdirSync(join(home, ".claude"), { recursive: true });
       writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
-      return { ANTHROPIC_BASE_URL: stubUrl, ANTHROPIC_API_KEY: "sk-ant-od-live-not-a-key", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", DISABLE_AUTOUPDATER: "1" };
+      return {
+        ANTHROPIC_BASE_URL: stubUrl,
+        ANTHROPIC_API_KEY: "sk-ant-od-live-not-a-key",
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+        DISABLE_AUTOUPDATER: "1",
+      };
     },
     choice: { model: "sonnet", expectModel: /sonnet/ },
     asksPermission: true,
@@ -312,7 +359,7 @@ CLIS.push(
     writeTool: "apply_patch",
     setup: (stubUrl, home) => CLIS.find((c) => c.id === "codex")!.setup(stubUrl, home),
     choice: { model: "gpt-6.1-sol", expectModel: /^gpt-6\.1-sol$/ },
-    cannot: { thinking: "codex-acp opens each reasoning summary with a \"\\n\\n\" thought chunk" },
+    cannot: { thinking: 'codex-acp opens each reasoning summary with a "\\n\\n" thought chunk' },
     loginHint: /codex login/,
   },
   {
@@ -325,7 +372,15 @@ CLIS.push(
       // Provider keys come only from ~/.reasonix/.env (never from the environment).
       const dir = join(home, ".reasonix");
       mkdirSync(dir, { recursive: true });
-      const provider = ["[[providers]]", 'name = "odstub"', 'kind = "openai"', `base_url = "${stubUrl}/v1"`, 'models = ["stub-model", "stub-other"]', 'default = "stub-model"', 'api_key_env = "OD_STUB_API_KEY"'];
+      const provider = [
+        "[[providers]]",
+        'name = "odstub"',
+        'kind = "openai"',
+        `base_url = "${stubUrl}/v1"`,
+        'models = ["stub-model", "stub-other"]',
+        'default = "stub-model"',
+        'api_key_env = "OD_STUB_API_KEY"',
+      ];
       writeFileSync(join(dir, "config.toml"), `${["config_version = 1", 'default_model = "odstub/stub-model"', ...provider].join("\n")}\n`);
       writeFileSync(join(dir, ".env"), "OD_STUB_API_KEY=od-live-not-a-key\n");
       return {};

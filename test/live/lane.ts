@@ -4,9 +4,9 @@ import { expect } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startModelStub, type ModelStub, type RecordedRequest, type Scenario } from "./model-stub.ts";
-import { CLIS, installCli, liveEnv, type LiveCli } from "./clis.ts";
-import { ensureBuilt, odAdapterIds, type OdResult } from "./od.ts";
+import { CLIS, installCli, type LiveCli, liveEnv } from "./clis.ts";
+import { type ModelStub, type RecordedRequest, type Scenario, startModelStub } from "./model-stub.ts";
+import { ensureBuilt, type OdResult, odAdapterIds } from "./od.ts";
 import { killAll, survivors } from "./procs.ts";
 
 export interface Lane {
@@ -114,7 +114,9 @@ export const secs = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 /** The table printed at the end of the lane: one line per CLI x scenario, and the totals. */
 export function formatRows(rows: Row[], wallMs: number): string {
   const w = (s: string, n: number) => s.padEnd(n);
-  const lines = rows.map((r) => `  ${w(r.cli, 8)} ${w(r.scenario, 16)} ${w(r.result, 8)} ${w(r.ms === undefined ? "-" : secs(r.ms), 7)} ${r.note}`);
+  const lines = rows.map(
+    (r) => `  ${w(r.cli, 8)} ${w(r.scenario, 16)} ${w(r.result, 8)} ${w(r.ms === undefined ? "-" : secs(r.ms), 7)} ${r.note}`,
+  );
   const count = (k: Row["result"]) => rows.filter((r) => r.result === k).length;
   return [
     "live lane: dist/od against the real CLIs (model stub on 127.0.0.1)",

@@ -38,7 +38,9 @@ const scenario: ScenarioFn = (cli, name, initial, body) => {
           await fx.dispose();
         }
       } catch (err) {
-        row.note = String((err as Error).message ?? err).replace(/\s+/g, " ").slice(0, 160);
+        row.note = String((err as Error).message ?? err)
+          .replace(/\s+/g, " ")
+          .slice(0, 160);
         throw err;
       } finally {
         row.ms = performance.now() - t0;

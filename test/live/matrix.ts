@@ -3,7 +3,7 @@
 import { expect } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { installDir, liveEnv, type LiveCli } from "./clis.ts";
+import { installDir, type LiveCli, liveEnv } from "./clis.ts";
 import { checkRun, type Fixture, messageCount, turns } from "./lane.ts";
 import type { Scenario } from "./model-stub.ts";
 import { runOd, startOd, waitFor } from "./od.ts";
@@ -80,32 +80,42 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     for (const call of r.of("tool.call")) expect(r.of("tool.result").find((x) => x.id === call.id)?.isError).toBe(true);
     const offered = turns(fx.stub).flatMap((t) => t.toolNames);
     const writeOffered = offered.some((n) => /^(write|edit|bash|write_file|create)$/i.test(n));
-    return writeOffered ? `write tool offered; ${r.of("tool.call").length} call(s) refused` : `no write tool offered (${[...new Set(offered)].join(",")})`;
+    return writeOffered
+      ? `write tool offered; ${r.of("tool.call").length} call(s) refused`
+      : `no write tool offered (${[...new Set(offered)].join(",")})`;
   });
 
-  scenario(cli, "read-only-pushy", { kind: "tool-write", file: "hello.txt", content: hello, finalText: "OD_LIVE_NOT_WRITTEN" }, async (fx) => {
-    // The model asks for the CLI's write tool even though read-only mode did not offer it.
-    const proxy = startPushyProxy(fx.stub.url, cli.writeTool);
-    try {
-      const env = liveEnv(cli, { binDir: fx.binDir, home: fx.home, stubUrl: proxy.url });
-      const r = await runOd([...base(fx), "--mode", "read-only", "Create hello.txt with a greeting"], { env, cwd: fx.work });
-      checkRun(r);
-      expect(proxy.injected()).toBeGreaterThan(0);
-      expect(turns(fx.stub).map((t) => t.answered), "the model asked to write").toContain(`tool:${cli.writeTool}`);
-      expect(readdirSync(fx.work), "nothing may be written in read-only mode").toEqual([]);
-      const calls = r.of("tool.call");
-      const denied = r.of("permission.decision").filter((d) => d.decision === "deny");
-      expect(calls.length + denied.length, "the write request shows as a tool.call, or as a permission od denied").toBeGreaterThan(0);
-      for (const call of calls) expect(r.of("tool.result").find((x) => x.id === call.id)?.isError).toBe(true);
-      expect(r.exitCode).toBe(0);
-      expect(r.finished?.status).toBe("succeeded");
-      if (!calls.length) return `permission denied by policy: ${denied[0]!.reason}`;
-      const refusal = r.of("tool.result").find((x) => x.id === calls[0]!.id)?.output;
-      return `${calls[0]!.name} refused: ${String(refusal).replace(/\s+/g, " ").slice(0, 70)}`;
-    } finally {
-      await proxy.stop();
-    }
-  });
+  scenario(
+    cli,
+    "read-only-pushy",
+    { kind: "tool-write", file: "hello.txt", content: hello, finalText: "OD_LIVE_NOT_WRITTEN" },
+    async (fx) => {
+      // The model asks for the CLI's write tool even though read-only mode did not offer it.
+      const proxy = startPushyProxy(fx.stub.url, cli.writeTool);
+      try {
+        const env = liveEnv(cli, { binDir: fx.binDir, home: fx.home, stubUrl: proxy.url });
+        const r = await runOd([...base(fx), "--mode", "read-only", "Create hello.txt with a greeting"], { env, cwd: fx.work });
+        checkRun(r);
+        expect(proxy.injected()).toBeGreaterThan(0);
+        expect(
+          turns(fx.stub).map((t) => t.answered),
+          "the model asked to write",
+        ).toContain(`tool:${cli.writeTool}`);
+        expect(readdirSync(fx.work), "nothing may be written in read-only mode").toEqual([]);
+        const calls = r.of("tool.call");
+        const denied = r.of("permission.decision").filter((d) => d.decision === "deny");
+        expect(calls.length + denied.length, "the write request shows as a tool.call, or as a permission od denied").toBeGreaterThan(0);
+        for (const call of calls) expect(r.of("tool.result").find((x) => x.id === call.id)?.isError).toBe(true);
+        expect(r.exitCode).toBe(0);
+        expect(r.finished?.status).toBe("succeeded");
+        if (!calls.length) return `permission denied by policy: ${denied[0]!.reason}`;
+        const refusal = r.of("tool.result").find((x) => x.id === calls[0]!.id)?.output;
+        return `${calls[0]!.name} refused: ${String(refusal).replace(/\s+/g, " ").slice(0, 70)}`;
+      } finally {
+        await proxy.stop();
+      }
+    },
+  );
 
   scenario(cli, "resume", { kind: "chat", text: "OD_LIVE_FIRST_TURN" }, async (fx) => {
     const first = await od(fx, [], "Remember the word pineapple");
@@ -169,7 +179,10 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(130);
     expect(r.finished?.status).toBe("cancelled");
     const left = survivors(tree, { home: fx.home, work: fx.work });
-    expect(left.map((p) => `${p.pid} ${p.cmdline}`), "no process of the run may survive").toEqual([]);
+    expect(
+      left.map((p) => `${p.pid} ${p.cmdline}`),
+      "no process of the run may survive",
+    ).toEqual([]);
     return `${tree.length} process(es) under od, all gone; cancel took ${cancelMs} ms`;
   });
 
@@ -218,7 +231,10 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.exitCode).toBe(0);
     const seen = JSON.stringify(turns(fx.stub).map((t) => t.body));
     const marks = ["Write a clear, honest commit message for the staged changes.", "imperative mood"];
-    expect(marks.some((m) => seen.includes(m)), "the model received the skill").toBe(true);
+    expect(
+      marks.some((m) => seen.includes(m)),
+      "the model received the skill",
+    ).toBe(true);
     expect(snapshot(fx.work), "the working directory is unchanged").toEqual(before);
     return r.of("status").find((e) => e.label === "skill")?.detail ?? "skill in the prompt";
   });
@@ -227,7 +243,12 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     const r = await od(fx, [], "Think, then answer");
     checkRun(r);
     expect(r.exitCode).toBe(0);
-    expect(r.of("thinking.delta").map((e) => e.text).join("")).toBe("Let me think it over.");
+    expect(
+      r
+        .of("thinking.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Let me think it over.");
     expect(r.text).toBe("OD_LIVE_THOUGHT_OK");
     return `${r.of("thinking.delta").length} thinking deltas`;
   });

@@ -1,6 +1,6 @@
 // Offline tests of the loopback model stub itself: plain fetch against each API x scenario.
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
-import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, startModelStub, type ModelStub } from "./model-stub.ts";
+import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, type ModelStub, startModelStub } from "./model-stub.ts";
 
 const stub: ModelStub = await startModelStub();
 afterAll(() => stub.stop());
@@ -9,7 +9,11 @@ beforeEach(() => stub.script({ kind: "chat" }));
 type Ev = { event?: string; data: any };
 
 async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(stub.url + path, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+  return fetch(stub.url + path, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 function parseSse(text: string): Ev[] {
@@ -41,8 +45,15 @@ describe("anthropic messages", () => {
     for (const path of ["/v1/messages?beta=true", "/messages"]) {
       const evs = await sse(path, { ...base, messages: [user("Say hi")] });
       expect(evs.map((e) => e.event)).toEqual([
-        "message_start", "ping", "content_block_start", "content_block_delta", "content_block_delta",
-        "content_block_delta", "content_block_stop", "message_delta", "message_stop",
+        "message_start",
+        "ping",
+        "content_block_start",
+        "content_block_delta",
+        "content_block_delta",
+        "content_block_delta",
+        "content_block_stop",
+        "message_delta",
+        "message_stop",
       ]);
       expect(evs.map((e) => e.data.delta?.text ?? "").join("")).toBe(DEFAULT_TEXT);
     }
@@ -62,7 +73,16 @@ describe("anthropic messages", () => {
 
   test("tool-write calls Write with an absolute path, then answers finalText", async () => {
     stub.script({ kind: "tool-write", file: "hello.txt", content: "hi" });
-    const evs = await sse("/v1/messages", { ...base, tools, messages: [user([{ type: "text", text: "<system-reminder>ctx</system-reminder>" }, { type: "text", text: "make it" }])] });
+    const evs = await sse("/v1/messages", {
+      ...base,
+      tools,
+      messages: [
+        user([
+          { type: "text", text: "<system-reminder>ctx</system-reminder>" },
+          { type: "text", text: "make it" },
+        ]),
+      ],
+    });
     expect(evs[2]?.data.content_block).toMatchObject({ type: "tool_use", name: "Write" });
     const json = evs.map((e) => e.data.delta?.partial_json ?? "").join("");
     expect(JSON.parse(json)).toEqual({ file_path: "/tmp/od-work/hello.txt", content: "hi" });
@@ -75,7 +95,12 @@ describe("anthropic messages", () => {
 
   test("thinking streams a thinking block with signature_delta first", async () => {
     stub.script({ kind: "thinking", thinking: "hmm", text: "answer" });
-    const evs = await sse("/v1/messages", { ...base, thinking: { type: "adaptive" }, output_config: { effort: "low" }, messages: [user("q")] });
+    const evs = await sse("/v1/messages", {
+      ...base,
+      thinking: { type: "adaptive" },
+      output_config: { effort: "low" },
+      messages: [user("q")],
+    });
     expect(evs[2]?.data.content_block.type).toBe("thinking");
     expect(evs.some((e) => e.data.delta?.type === "signature_delta")).toBe(true);
     expect(evs.map((e) => e.data.delta?.text ?? "").join("")).toBe("answer");
@@ -98,26 +123,38 @@ describe("openai chat completions", () => {
 
   test("tool-write uses pi's write{path,content}; copilot's create{path,file_text}; none offered", async () => {
     stub.script({ kind: "tool-write", file: "/abs/f.txt", content: "c", finalText: "FIN" });
-    const fn = (name: string, props: string[]) => ({ type: "function", function: { name, parameters: { properties: Object.fromEntries(props.map((p) => [p, {}])) } } });
-    for (const [tool, args] of [[fn("write", ["path", "content"]), { path: "/abs/f.txt", content: "c" }], [fn("create", ["path", "file_text"]), { path: "/abs/f.txt", file_text: "c" }]] as const) {
+    const fn = (name: string, props: string[]) => ({
+      type: "function",
+      function: { name, parameters: { properties: Object.fromEntries(props.map((p) => [p, {}])) } },
+    });
+    for (const [tool, args] of [
+      [fn("write", ["path", "content"]), { path: "/abs/f.txt", content: "c" }],
+      [fn("create", ["path", "file_text"]), { path: "/abs/f.txt", file_text: "c" }],
+    ] as const) {
       const evs = await sse("/v1/chat/completions", { ...base, tools: [fn("read", ["path"]), tool], messages: [user("go")] });
       const calls = evs.flatMap((e) => e.data.choices?.[0]?.delta?.tool_calls ?? []);
       expect(calls[0].function.name).toBe(tool.function.name);
       expect(JSON.parse(calls.map((c: any) => c.function.arguments).join(""))).toEqual(args);
       expect(evs.find((e) => e.data.choices?.[0]?.finish_reason)?.data.choices[0].finish_reason).toBe("tool_calls");
     }
-    const after = await sse("/v1/chat/completions", { ...base, messages: [user("go"), { role: "assistant", tool_calls: [] }, { role: "tool", content: "ok" }] });
+    const after = await sse("/v1/chat/completions", {
+      ...base,
+      messages: [user("go"), { role: "assistant", tool_calls: [] }, { role: "tool", content: "ok" }],
+    });
     expect(after.map((e) => e.data.choices?.[0]?.delta?.content ?? "").join("")).toBe("FIN");
     const ro = await sse("/v1/chat/completions", { ...base, tools: [fn("read", ["path"])], messages: [user("go")] });
     expect(ro.map((e) => e.data.choices?.[0]?.delta?.content ?? "").join("")).toContain("No write tool");
   });
 
-  test("tool-write resolves a relative file against qwen's \"working in the directory\" line", async () => {
+  test('tool-write resolves a relative file against qwen\'s "working in the directory" line', async () => {
     stub.script({ kind: "tool-write", file: "f.txt", content: "c" });
     const tool = { type: "function", function: { name: "write_file", parameters: { properties: { file_path: {}, content: {} } } } };
     const system = { role: "system", content: "I'm currently working in the directory: /tmp/qwen-work\nHere is the folder structure" };
     const evs = await sse("/v1/chat/completions", { ...base, tools: [tool], messages: [system, user("go")] });
-    const args = evs.flatMap((e) => e.data.choices?.[0]?.delta?.tool_calls ?? []).map((c: any) => c.function.arguments).join("");
+    const args = evs
+      .flatMap((e) => e.data.choices?.[0]?.delta?.tool_calls ?? [])
+      .map((c: any) => c.function.arguments)
+      .join("");
     expect(JSON.parse(args)).toEqual({ file_path: "/tmp/qwen-work/f.txt", content: "c" });
   });
 
@@ -140,7 +177,12 @@ describe("openai responses", () => {
     const types = evs.map((e) => e.event);
     expect(types.slice(0, 3)).toEqual(["response.created", "response.in_progress", "response.output_item.added"]);
     expect(types.at(-1)).toBe("response.completed");
-    expect(evs.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe(DEFAULT_TEXT);
+    expect(
+      evs
+        .filter((e) => e.event === "response.output_text.delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe(DEFAULT_TEXT);
     expect(evs.at(-1)?.data.response.usage.total_tokens).toBeGreaterThan(0);
     expect(stub.requests.at(-1)).toMatchObject({ api: "openai-responses", lastUserText: "hi", effort: "medium" });
   });
@@ -152,8 +194,20 @@ describe("openai responses", () => {
     const done = evs.find((e) => e.event === "response.function_call_arguments.done");
     expect(JSON.parse(done?.data.arguments)).toEqual({ filePath: "/w/x.txt", content: "c" });
     expect(evs.at(-1)?.data.response.output[0]).toMatchObject({ type: "function_call", name: "write" });
-    const after = await sse("/v1/responses", { ...base, tools, input: [{ role: "user", content: "go" }, { type: "function_call_output", call_id: "c", output: "ok" }] });
-    expect(after.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe(DEFAULT_FINAL_TEXT);
+    const after = await sse("/v1/responses", {
+      ...base,
+      tools,
+      input: [
+        { role: "user", content: "go" },
+        { type: "function_call_output", call_id: "c", output: "ok" },
+      ],
+    });
+    expect(
+      after
+        .filter((e) => e.event === "response.output_text.delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe(DEFAULT_FINAL_TEXT);
   });
 
   test("tool-write through codex's freeform apply_patch: a custom_tool_call carrying an Add File patch", async () => {
@@ -163,16 +217,37 @@ describe("openai responses", () => {
     const done = evs.find((e) => e.event === "response.custom_tool_call_input.done");
     expect(done?.data.input).toBe("*** Begin Patch\n*** Add File: /w/hello.txt\n+a\n+b\n*** End Patch");
     expect(evs.at(-1)?.data.response.output[0]).toMatchObject({ type: "custom_tool_call", name: "apply_patch", input: done?.data.input });
-    const after = await sse("/v1/responses", { ...base, tools, input: [{ role: "user", content: "go" }, { type: "custom_tool_call_output", call_id: "c", output: "ok" }] });
-    expect(after.filter((e) => e.event === "response.output_text.delta").map((e) => e.data.delta).join("")).toBe(DEFAULT_FINAL_TEXT);
+    const after = await sse("/v1/responses", {
+      ...base,
+      tools,
+      input: [
+        { role: "user", content: "go" },
+        { type: "custom_tool_call_output", call_id: "c", output: "ok" },
+      ],
+    });
+    expect(
+      after
+        .filter((e) => e.event === "response.output_text.delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe(DEFAULT_FINAL_TEXT);
   });
 
   test("thinking as reasoning summary; non-streaming; auth error", async () => {
     stub.script({ kind: "thinking", thinking: "deep", text: "t" });
     const evs = await sse("/v1/responses", { ...base, input: "q" });
-    expect(evs.filter((e) => e.event === "response.reasoning_summary_text.delta").map((e) => e.data.delta).join("")).toBe("deep");
+    expect(
+      evs
+        .filter((e) => e.event === "response.reasoning_summary_text.delta")
+        .map((e) => e.data.delta)
+        .join(""),
+    ).toBe("deep");
     const res = await post("/responses", { model: "m", input: "q" });
-    expect(await res.json()).toMatchObject({ object: "response", status: "completed", output: [{ type: "reasoning" }, { type: "message" }] });
+    expect(await res.json()).toMatchObject({
+      object: "response",
+      status: "completed",
+      output: [{ type: "reasoning" }, { type: "message" }],
+    });
     stub.script({ kind: "auth-error" });
     expect((await post("/v1/responses", { ...base, input: "q" })).status).toBe(401);
   });
@@ -183,7 +258,7 @@ describe("gemini", () => {
   const contents = (text: string) => [{ role: "user", parts: [{ text }] }];
 
   test("streamGenerateContent over SSE, as a JSON array, and generateContent", async () => {
-    const evs = await sse(path("gemini-x", "streamGenerateContent") + "?alt=sse", { contents: contents("hi") });
+    const evs = await sse(`${path("gemini-x", "streamGenerateContent")}?alt=sse`, { contents: contents("hi") });
     expect(evs.map((e) => e.data.candidates[0].content.parts[0].text).join("")).toBe(DEFAULT_TEXT);
     expect(evs.at(-1)?.data.candidates[0].finishReason).toBe("STOP");
     expect(stub.requests.at(-1)).toMatchObject({ api: "gemini", model: "gemini-x", lastUserText: "hi" });
@@ -196,26 +271,36 @@ describe("gemini", () => {
 
   test("tool-write calls write_file, then final text after functionResponse", async () => {
     stub.script({ kind: "tool-write", file: "/w/g.txt", content: "c" });
-    const tools = [{ functionDeclarations: [{ name: "write_file", parametersJsonSchema: { properties: { file_path: {}, content: {} } } }] }];
-    const evs = await sse(path("g", "streamGenerateContent") + "?alt=sse", { contents: contents("go"), tools });
-    expect(evs[0]?.data.candidates[0].content.parts[0].functionCall).toMatchObject({ name: "write_file", args: { file_path: "/w/g.txt", content: "c" } });
+    const tools = [
+      { functionDeclarations: [{ name: "write_file", parametersJsonSchema: { properties: { file_path: {}, content: {} } } }] },
+    ];
+    const evs = await sse(`${path("g", "streamGenerateContent")}?alt=sse`, { contents: contents("go"), tools });
+    expect(evs[0]?.data.candidates[0].content.parts[0].functionCall).toMatchObject({
+      name: "write_file",
+      args: { file_path: "/w/g.txt", content: "c" },
+    });
     const result = { role: "user", parts: [{ functionResponse: { name: "write_file", response: {} } }] };
-    const after = await sse(path("g", "streamGenerateContent") + "?alt=sse", { contents: [...contents("go"), result], tools });
+    const after = await sse(`${path("g", "streamGenerateContent")}?alt=sse`, { contents: [...contents("go"), result], tools });
     expect(after.map((e) => e.data.candidates[0].content.parts[0].text).join("")).toBe(DEFAULT_FINAL_TEXT);
   });
 
   test("thinking as thought parts; auth error; JSON mode", async () => {
     stub.script({ kind: "thinking", thinking: "th", text: "x" });
-    const evs = await sse(path("g", "streamGenerateContent") + "?alt=sse", { contents: contents("q") });
+    const evs = await sse(`${path("g", "streamGenerateContent")}?alt=sse`, { contents: contents("q") });
     const thoughts = evs.map((e) => e.data.candidates[0].content.parts[0]).filter((p) => p.thought);
     expect(thoughts.map((p) => p.text).join("")).toBe("th");
     expect(evs[0]?.data.candidates[0].content.parts[0].thought).toBe(true);
     stub.script({ kind: "chat" });
     const schema = { type: "object", properties: { score: { type: "integer", minimum: 1 }, why: { type: "string" } } };
-    const j: any = await (await post(path("g", "generateContent"), { contents: contents("q"), generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema } })).json();
+    const j: any = await (
+      await post(path("g", "generateContent"), {
+        contents: contents("q"),
+        generationConfig: { responseMimeType: "application/json", responseJsonSchema: schema },
+      })
+    ).json();
     expect(JSON.parse(j.candidates[0].content.parts[0].text)).toEqual({ score: 1, why: "stub" });
     stub.script({ kind: "auth-error" });
-    const res = await post(path("g", "generateContent") + "?key=secret", { contents: contents("q") });
+    const res = await post(`${path("g", "generateContent")}?key=secret`, { contents: contents("q") });
     expect(res.status).toBe(400);
     expect(JSON.stringify(await res.json())).toContain("API_KEY_INVALID");
     expect(stub.requests.at(-1)?.query.key).toBe("<redacted:6>");
@@ -234,7 +319,11 @@ describe("timing scenarios and misc routes", () => {
   test("stall sends the first event, then nothing until the client aborts", async () => {
     stub.script({ kind: "stall" });
     const ac = new AbortController();
-    const res = await fetch(stub.url + "/v1/messages", { method: "POST", body: JSON.stringify({ model: "m", stream: true, messages: [user("q")] }), signal: ac.signal });
+    const res = await fetch(`${stub.url}/v1/messages`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, messages: [user("q")] }),
+      signal: ac.signal,
+    });
     const reader = res.body!.getReader();
     const first = new TextDecoder().decode((await reader.read()).value);
     expect(first).toContain("message_start");
@@ -247,7 +336,10 @@ describe("timing scenarios and misc routes", () => {
 
   test("stop() ends a stalled stream", async () => {
     const own = await startModelStub({ scenario: { kind: "stall" } });
-    const res = await fetch(own.url + "/v1/chat/completions", { method: "POST", body: JSON.stringify({ model: "m", stream: true, messages: [] }) });
+    const res = await fetch(`${own.url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "m", stream: true, messages: [] }),
+    });
     const body = res.text().catch(() => "closed");
     await Bun.sleep(50);
     await own.stop();
@@ -255,10 +347,10 @@ describe("timing scenarios and misc routes", () => {
   });
 
   test("HEAD /, GET /, GET /v1/models, unknown path", async () => {
-    expect((await fetch(stub.url + "/", { method: "HEAD" })).status).toBe(200);
-    expect((await fetch(stub.url + "/")).status).toBe(200);
-    expect(await (await fetch(stub.url + "/v1/models")).json()).toMatchObject({ object: "list" });
-    expect((await fetch(stub.url + "/v1/nope", { method: "POST", body: "{}" })).status).toBe(404);
+    expect((await fetch(`${stub.url}/`, { method: "HEAD" })).status).toBe(200);
+    expect((await fetch(`${stub.url}/`)).status).toBe(200);
+    expect(await (await fetch(`${stub.url}/v1/models`)).json()).toMatchObject({ object: "list" });
+    expect((await fetch(`${stub.url}/v1/nope`, { method: "POST", body: "{}" })).status).toBe(404);
     expect(stub.requests.at(-1)).toMatchObject({ api: "other", answered: "404", path: "/v1/nope" });
   });
 });

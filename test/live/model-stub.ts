@@ -6,17 +6,17 @@
 //   // point the CLI at stub.url (claude: ANTHROPIC_BASE_URL=stub.url; pi: baseUrl `${stub.url}/v1`)
 //   await stub.stop();
 import * as anthropic from "./stub/anthropic.ts";
+import { failureResponse } from "./stub/failure.ts";
 import * as gemini from "./stub/gemini.ts";
 import * as openaiChat from "./stub/openai-chat.ts";
 import * as responses from "./stub/openai-responses.ts";
 import { readBody, redactHeaders, redactQuery } from "./stub/request.ts";
 import { chunkText, decide, describe, httpFailure } from "./stub/scenario.ts";
-import { failureResponse } from "./stub/failure.ts";
 import { json } from "./stub/stream.ts";
 import type { ApiKind, ModelStub, ModelStubOptions, RecordedRequest, Scenario, StreamCtx, Turn } from "./stub/types.ts";
 
-export type * from "./stub/types.ts";
 export { DEFAULT_AUTH_MESSAGE, DEFAULT_FINAL_TEXT, DEFAULT_TEXT, DEFAULT_THINKING } from "./stub/scenario.ts";
+export type * from "./stub/types.ts";
 
 const V1 = "(?:/v1)?";
 const GEMINI = /^(?:\/v1beta|\/v1alpha|\/v1)?\/models\/([^/:]+):(generateContent|streamGenerateContent|countTokens)$/;

@@ -78,7 +78,9 @@ export function startOd(args: string[], o: { env: Record<string, string>; cwd: s
       killed,
       of,
       finished: of("run.finished").at(-1),
-      text: of("text.delta").map((e) => e.text).join(""),
+      text: of("text.delta")
+        .map((e) => e.text)
+        .join(""),
     };
   })();
   return { pid: proc.pid, events, signal: (sig) => proc.kill(sig), done };

@@ -23,12 +23,16 @@ export function procInfo(pid: number): ProcInfo | undefined {
 }
 
 function allPids(): number[] {
-  return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+  return readdirSync("/proc")
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number);
 }
 
 /** Every live descendant of `root` (not `root` itself). */
 export function descendants(root: number): ProcInfo[] {
-  const infos = allPids().map(procInfo).filter((p): p is ProcInfo => p !== undefined);
+  const infos = allPids()
+    .map(procInfo)
+    .filter((p): p is ProcInfo => p !== undefined);
   const out: ProcInfo[] = [];
   const parents = new Set([root]);
   let grew = true;

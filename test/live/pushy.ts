@@ -9,9 +9,17 @@ function writeTool(path: string, name: string): unknown | undefined {
   if (/\/messages$/.test(path))
     return { name, description: "Write a file", input_schema: { type: "object", properties: { file_path: STRING, content: STRING } } };
   if (/\/chat\/completions$/.test(path))
-    return { type: "function", function: { name, description: "Write a file", parameters: { type: "object", properties: { path: STRING, content: STRING } } } };
+    return {
+      type: "function",
+      function: { name, description: "Write a file", parameters: { type: "object", properties: { path: STRING, content: STRING } } },
+    };
   if (/\/responses$/.test(path))
-    return { type: "function", name, description: "Write a file", parameters: { type: "object", properties: { path: STRING, content: STRING } } };
+    return {
+      type: "function",
+      name,
+      description: "Write a file",
+      parameters: { type: "object", properties: { path: STRING, content: STRING } },
+    };
   return undefined;
 }
 

@@ -2,9 +2,15 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { alive, FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
-import { eventsOf, HOST, readFrames, TOKEN, testApp } from "./support.ts";
+import { eventsOf, readFrames, TOKEN, testApp } from "./support.ts";
 
-const answer = [{ read: "all" }, { stdout: { t: "session", v: "s-1" } }, { stdout: { t: "tool", id: "c1", name: "Write" } }, { stdout: { t: "result", id: "c1" } }, { stdout: { t: "text", v: "done" } }];
+const answer = [
+  { read: "all" },
+  { stdout: { t: "session", v: "s-1" } },
+  { stdout: { t: "tool", id: "c1", name: "Write" } },
+  { stdout: { t: "result", id: "c1" } },
+  { stdout: { t: "text", v: "done" } },
+];
 
 describe("security", () => {
   test("hostile requests are refused", async () => {
@@ -16,13 +22,38 @@ describe("security", () => {
       ["wrong token", request("/api/runs", { headers: { "x-od-token": "nope" } }), 401, "UNAUTHORIZED"],
       ["forged Host (DNS rebinding)", request("/api/agents", { headers: { host: "evil.example:7456" } }), 403, "FORBIDDEN"],
       ["forged Host on the UI too", request("/", { headers: { host: "attacker.test" } }), 403, "FORBIDDEN"],
-      ["foreign Origin", request("/api/runs", { method: "POST", json: body, headers: { origin: "http://evil.example" } }), 403, "FORBIDDEN"],
-      ["text/plain POST (CSRF form)", request("/api/runs", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "text/plain" } }), 400, "INVALID_REQUEST"],
+      [
+        "foreign Origin",
+        request("/api/runs", { method: "POST", json: body, headers: { origin: "http://evil.example" } }),
+        403,
+        "FORBIDDEN",
+      ],
+      [
+        "text/plain POST (CSRF form)",
+        request("/api/runs", { method: "POST", body: JSON.stringify(body), headers: { "content-type": "text/plain" } }),
+        400,
+        "INVALID_REQUEST",
+      ],
       ["relative cwd", request("/api/runs", { method: "POST", json: { ...body, cwd: "../.." } }), 400, "INVALID_REQUEST"],
-      ["cwd that does not exist", request("/api/runs", { method: "POST", json: { ...body, cwd: "/no/such/dir/../x" } }), 400, "INVALID_REQUEST"],
+      [
+        "cwd that does not exist",
+        request("/api/runs", { method: "POST", json: { ...body, cwd: "/no/such/dir/../x" } }),
+        400,
+        "INVALID_REQUEST",
+      ],
       ["cwd that is a file", request("/api/runs", { method: "POST", json: { ...body, cwd: "/etc/hostname" } }), 400, "INVALID_REQUEST"],
-      ["oversized body", request("/api/runs", { method: "POST", json: { ...body, prompt: "x".repeat(100 * 1024) } }), 400, "INVALID_REQUEST"],
-      ["bad JSON", request("/api/runs", { method: "POST", body: "{", headers: { "content-type": "application/json" } }), 400, "INVALID_REQUEST"],
+      [
+        "oversized body",
+        request("/api/runs", { method: "POST", json: { ...body, prompt: "x".repeat(100 * 1024) } }),
+        400,
+        "INVALID_REQUEST",
+      ],
+      [
+        "bad JSON",
+        request("/api/runs", { method: "POST", body: "{", headers: { "content-type": "application/json" } }),
+        400,
+        "INVALID_REQUEST",
+      ],
       ["bad mode", request("/api/runs", { method: "POST", json: { ...body, mode: "root" } }), 400, "INVALID_REQUEST"],
       ["unknown agent", request("/api/runs", { method: "POST", json: { ...body, agent: "nope" } }), 404, "AGENT_UNKNOWN"],
       ["unknown run", request("/api/runs/does-not-exist"), 404, "RUN_NOT_FOUND"],
@@ -52,7 +83,9 @@ describe("security", () => {
     // What agents print is shown as text; the policy makes sure nothing there could run or frame the page.
     for (const path of ["/", "/ui/app.js"]) {
       const res = await request(path, { headers: { "x-od-token": "" } });
-      expect(res.headers.get("content-security-policy")).toBe("default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+      expect(res.headers.get("content-security-policy")).toBe(
+        "default-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+      );
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     }
   });
@@ -62,7 +95,10 @@ describe("runs API", () => {
   test("POST /api/runs, then its SSE stream: one frame per event, id = seq, event = type, closing after run.finished", async () => {
     await using tmp = tmpdir();
     const { request, fake } = testApp(tmp.path, answer);
-    const created = await request("/api/runs", { method: "POST", json: { agent: "fake", prompt: "do it", cwd: tmp.path, mode: "read-only" } });
+    const created = await request("/api/runs", {
+      method: "POST",
+      json: { agent: "fake", prompt: "do it", cwd: tmp.path, mode: "read-only" },
+    });
     expect(created.status).toBe(201);
     const { runId } = (await created.json()) as { runId: string };
     const res = await request(`/api/runs/${runId}/events`);
@@ -83,7 +119,9 @@ describe("runs API", () => {
     // Replay with ?after= skips what the client has.
     const rest = eventsOf(await readFrames((await request(`/api/runs/${runId}/events?after=3`)).body!));
     expect(rest.map((e) => e.seq)).toEqual([4, 5]);
-    const fromHeader = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`, { headers: { "last-event-id": "4" } })).body!));
+    const fromHeader = eventsOf(
+      await readFrames((await request(`/api/runs/${runId}/events`, { headers: { "last-event-id": "4" } })).body!),
+    );
     expect(fromHeader.map((e) => e.seq)).toEqual([5]);
   });
 
@@ -98,7 +136,9 @@ describe("runs API", () => {
   test("a client that disconnects does not stop the run; cancel does, and the stream says so", async () => {
     await using tmp = tmpdir();
     const { request, fake } = testApp(tmp.path, [{ spawn: ["sleep", "1000"] }, { stdout: { t: "text", v: "working" } }, { hang: true }]);
-    const { runId } = (await (await request("/api/runs", { method: "POST", json: { agent: "fake", prompt: "hi", cwd: tmp.path } })).json()) as { runId: string };
+    const { runId } = (await (
+      await request("/api/runs", { method: "POST", json: { agent: "fake", prompt: "hi", cwd: tmp.path } })
+    ).json()) as { runId: string };
     // Watch until the agent speaks, then hang up.
     await readFrames((await request(`/api/runs/${runId}/events`)).body!, (f) => f.event === "text.delta");
     expect(((await (await request(`/api/runs/${runId}`)).json()) as { status: string }).status).toBe("running");
@@ -112,8 +152,12 @@ describe("runs API", () => {
 
   test("heartbeat comments keep a quiet stream alive", async () => {
     await using tmp = tmpdir();
-    const { request } = testApp(tmp.path, [{ stdout: { t: "text", v: "a" } }, { sleep: 150 }, { stdout: { t: "text", v: "b" } }], { heartbeatMs: 20 });
-    const { runId } = (await (await request("/api/runs", { method: "POST", json: { agent: "fake", prompt: "hi", cwd: tmp.path } })).json()) as { runId: string };
+    const { request } = testApp(tmp.path, [{ stdout: { t: "text", v: "a" } }, { sleep: 150 }, { stdout: { t: "text", v: "b" } }], {
+      heartbeatMs: 20,
+    });
+    const { runId } = (await (
+      await request("/api/runs", { method: "POST", json: { agent: "fake", prompt: "hi", cwd: tmp.path } })
+    ).json()) as { runId: string };
     const frames = await readFrames((await request(`/api/runs/${runId}/events`)).body!);
     expect(frames.some((f) => f.comment === "hb")).toBe(true);
   });
@@ -122,7 +166,9 @@ describe("runs API", () => {
     await using tmp = tmpdir();
     const { request } = testApp(tmp.path, answer);
     const agents = (await (await request("/api/agents")).json()) as { agents: Array<{ id: string; installed: boolean }> };
-    expect(agents.agents.find((a) => a.id === "fake")).toEqual(expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] }));
+    expect(agents.agents.find((a) => a.id === "fake")).toEqual(
+      expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] }),
+    );
     expect(await (await request("/api/agents/fake/models")).json()).toEqual({ models: ["default"], efforts: ["low", "high"] });
     const schema = (await (await request("/api/schema/events")).json()) as { oneOf: unknown[] };
     expect(schema.oneOf.length).toBe(14);
@@ -148,7 +194,9 @@ describe("permission relay", () => {
       ],
     };
     installFake(tmp.path, "fake-acp", acpScript, FAKE_ACP);
-    const { runId } = (await (await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "read-only", ask: true } })).json()) as { runId: string };
+    const { runId } = (await (
+      await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "read-only", ask: true } })
+    ).json()) as { runId: string };
     const asked = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!, (f) => f.event === "permission.request"));
     const ask = asked.at(-1) as { id: string };
     expect((await request(`/api/runs/${runId}/permissions/nope`, { method: "POST", json: { decision: "allow" } })).status).toBe(404);

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { OdEvent } from "../../src/core/events.ts";
-import { LogWriter } from "../../src/core/log-writer.ts";
+import type { LogWriter } from "../../src/core/log-writer.ts";
 import { RunLog } from "../../src/core/run-log.ts";
 import { Slots } from "../../src/core/slots.ts";
 import { RunStore } from "../../src/server/runs.ts";
@@ -12,7 +12,11 @@ import { registry, testApp } from "./support.ts";
 describe("run store", () => {
   test("once shutdown has begun no run starts (503), and the runs it cancels leave nothing behind", async () => {
     await using tmp = tmpdir();
-    const { request, runs, fake } = testApp(tmp.path, [{ spawn: ["sleep", "1000"] }, { stdout: { t: "text", v: "working" } }, { hang: true }]);
+    const { request, runs, fake } = testApp(tmp.path, [
+      { spawn: ["sleep", "1000"] },
+      { stdout: { t: "text", v: "working" } },
+      { hang: true },
+    ]);
     const runId = runs.start({ agent: "fake", prompt: "hi", cwd: tmp.path });
     while (!fake.pids().length) await Bun.sleep(10);
     const stopping = runs.shutdown();
@@ -41,7 +45,13 @@ describe("run store", () => {
       }
     }
     const warnings: string[] = [];
-    const runs = new RunStore({ registry, log: new FullDisk(join(tmp.path, "runs")), slots: new Slots(2), env: fake.env, warn: (m) => warnings.push(m) });
+    const runs = new RunStore({
+      registry,
+      log: new FullDisk(join(tmp.path, "runs")),
+      slots: new Slots(2),
+      env: fake.env,
+      warn: (m) => warnings.push(m),
+    });
     const runId = runs.start({ agent: "fake", prompt: "hi", cwd: tmp.path });
     await runs.waitFor(runId);
     expect(runs.read(runId, { seq: -1 }, 1 << 20).live).toBe(false);

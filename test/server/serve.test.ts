@@ -11,15 +11,26 @@ function serve(dir: string, script: FakeStep[], maxRuns = 8) {
   const fake = installFake(dir, "fake-agent", script);
   const server = startServer({ host: "127.0.0.1", port: 0, maxRuns, registry, env: fake.env });
   const headers = { "x-od-token": server.token, "content-type": "application/json" };
-  const api = (path: string, init: RequestInit = {}) => fetch(new URL(`api${path}`, server.url), { ...init, headers: { ...headers, ...(init.headers as object) } });
+  const api = (path: string, init: RequestInit = {}) =>
+    fetch(new URL(`api${path}`, server.url), { ...init, headers: { ...headers, ...(init.headers as object) } });
   const startRun = async (prompt = "hi") =>
-    ((await (await api("/runs", { method: "POST", body: JSON.stringify({ agent: "fake", prompt, cwd: dir }) })).json()) as { runId: string }).runId;
+    (
+      (await (await api("/runs", { method: "POST", body: JSON.stringify({ agent: "fake", prompt, cwd: dir }) })).json()) as {
+        runId: string;
+      }
+    ).runId;
   const events = async (runId: string, headers: Record<string, string> = {}, until?: (e: OdEvent) => boolean) =>
-    eventsOf(await readFrames((await api(`/runs/${runId}/events`, { headers })).body!, until && ((f) => (f.data ? until(JSON.parse(f.data)) : false))));
+    eventsOf(
+      await readFrames(
+        (await api(`/runs/${runId}/events`, { headers })).body!,
+        until && ((f) => (f.data ? until(JSON.parse(f.data)) : false)),
+      ),
+    );
   return { server, fake, api, startRun, events };
 }
 
-const texts = (n: number, delay = 0): FakeStep[] => Array.from({ length: n }, (_, i) => [{ stdout: { t: "text", v: `${i} ` } }, ...(delay ? [{ sleep: delay }] : [])]).flat();
+const texts = (n: number, delay = 0): FakeStep[] =>
+  Array.from({ length: n }, (_, i) => [{ stdout: { t: "text", v: `${i} ` } }, ...(delay ? [{ sleep: delay }] : [])]).flat();
 
 describe("od serve", () => {
   test("a client reconnecting with Last-Event-ID gets exactly what it missed, then the live rest", async () => {
@@ -46,7 +57,10 @@ describe("od serve", () => {
     // A run whose server died mid-way: a log with no run.finished.
     const orphan = "orphan-run";
     mkdirSync(join(tmp.path, ".od/runs", orphan), { recursive: true });
-    writeFileSync(join(tmp.path, ".od/runs", orphan, "events.jsonl"), `${JSON.stringify({ type: "session", runId: orphan, seq: 0, ts: 1, sessionId: "s-9" })}\n{"torn`);
+    writeFileSync(
+      join(tmp.path, ".od/runs", orphan, "events.jsonl"),
+      `${JSON.stringify({ type: "session", runId: orphan, seq: 0, ts: 1, sessionId: "s-9" })}\n{"torn`,
+    );
     const b = serve(tmp.path, texts(3));
     try {
       expect(b.server.recovered).toEqual([orphan]);
@@ -63,7 +77,11 @@ describe("od serve", () => {
 
   test("shutdown cancels every run and leaves no child behind", async () => {
     await using tmp = tmpdir();
-    const { server, fake, startRun, events } = serve(tmp.path, [{ spawn: ["sleep", "1000"] }, { stdout: { t: "text", v: "x" } }, { hang: true }]);
+    const { server, fake, startRun, events } = serve(tmp.path, [
+      { spawn: ["sleep", "1000"] },
+      { stdout: { t: "text", v: "x" } },
+      { hang: true },
+    ]);
     const ids = [await startRun("a"), await startRun("b")];
     for (const id of ids) await events(id, {}, (e) => e.type === "text.delta");
     expect(fake.pids().length).toBe(2);
@@ -110,7 +128,9 @@ describe("od serve", () => {
       const runId = await startRun();
       const tokenFile = readFileSync(server.tokenFile, "utf8");
       const port = Number(new URL(server.url).port);
-      expect(() => startServer({ host: "127.0.0.1", port, maxRuns: 1, registry, env: fake.env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST", message: `Port ${port} on 127.0.0.1 is in use` }));
+      expect(() => startServer({ host: "127.0.0.1", port, maxRuns: 1, registry, env: fake.env })).toThrow(
+        expect.objectContaining({ code: "INVALID_REQUEST", message: `Port ${port} on 127.0.0.1 is in use` }),
+      );
       expect(readFileSync(server.tokenFile, "utf8")).toBe(tokenFile);
       expect(((await (await api(`/runs/${runId}`)).json()) as { status: string }).status).toBe("running");
     } finally {
@@ -125,7 +145,9 @@ describe("od serve", () => {
     const other = Bun.spawn(["sleep", "30"]);
     try {
       writeFileSync(join(env.OD_HOME, "server.pid"), `${other.pid}\n`);
-      expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST", message: `Another od serve (pid ${other.pid}) is using ${env.OD_HOME}` }));
+      expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env })).toThrow(
+        expect.objectContaining({ code: "INVALID_REQUEST", message: `Another od serve (pid ${other.pid}) is using ${env.OD_HOME}` }),
+      );
       expect(existsSync(join(env.OD_HOME, "server-token"))).toBe(false);
     } finally {
       other.kill();
@@ -147,8 +169,12 @@ describe("od serve", () => {
 
   test("a port or run limit out of range is the user's mistake, said plainly", () => {
     const env = { OD_HOME: "/nonexistent-od-home" };
-    expect(() => startServer({ host: "127.0.0.1", port: 70000, maxRuns: 1, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
-    expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 0, registry, env })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
+    expect(() => startServer({ host: "127.0.0.1", port: 70000, maxRuns: 1, registry, env })).toThrow(
+      expect.objectContaining({ code: "INVALID_REQUEST" }),
+    );
+    expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 0, registry, env })).toThrow(
+      expect.objectContaining({ code: "INVALID_REQUEST" }),
+    );
   });
 
   test("beyond loopback (a token configured), it answers by any of its names; the token and the origin still guard it", async () => {
@@ -157,9 +183,15 @@ describe("od serve", () => {
     const server = startServer({ host: "0.0.0.0", port: 0, maxRuns: 1, registry, env: fake.env, token: "wide-token" });
     try {
       const port = new URL(server.url).port;
-      for (const name of ["127.0.0.1", "localhost"]) expect((await fetch(`http://${name}:${port}/api/agents`, { headers: { "x-od-token": "wide-token" } })).status).toBe(200);
+      for (const name of ["127.0.0.1", "localhost"])
+        expect((await fetch(`http://${name}:${port}/api/agents`, { headers: { "x-od-token": "wide-token" } })).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${port}/api/agents`)).status).toBe(401);
-      const post = (origin: string) => fetch(`http://127.0.0.1:${port}/api/runs`, { method: "POST", headers: { "x-od-token": "wide-token", "content-type": "application/json", origin }, body: JSON.stringify({ agent: "fake", prompt: "hi", cwd: tmp.path }) });
+      const post = (origin: string) =>
+        fetch(`http://127.0.0.1:${port}/api/runs`, {
+          method: "POST",
+          headers: { "x-od-token": "wide-token", "content-type": "application/json", origin },
+          body: JSON.stringify({ agent: "fake", prompt: "hi", cwd: tmp.path }),
+        });
       expect((await post("http://evil.example")).status).toBe(403);
       const ok = await post(`http://127.0.0.1:${port}`);
       expect(ok.status).toBe(201);
@@ -170,6 +202,8 @@ describe("od serve", () => {
   });
 
   test("a non-loopback host needs a configured token", () => {
-    expect(() => startServer({ host: "0.0.0.0", port: 0, maxRuns: 1, registry, env: { OD_HOME: "/nonexistent-od-home" } })).toThrow(expect.objectContaining({ code: "INVALID_REQUEST" }));
+    expect(() => startServer({ host: "0.0.0.0", port: 0, maxRuns: 1, registry, env: { OD_HOME: "/nonexistent-od-home" } })).toThrow(
+      expect.objectContaining({ code: "INVALID_REQUEST" }),
+    );
   });
 });

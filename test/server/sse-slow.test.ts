@@ -25,6 +25,8 @@ test("a reader far behind a live run reads it from the log at its own pace: ever
   );
   const events = eventsOf(frames);
   expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
-  expect(events.filter((e) => e.type === "text.delta").map((e) => (e.type === "text.delta" ? e.text : ""))).toEqual([...deltas, ...deltas].map((d) => d.stdout.v));
+  expect(events.filter((e) => e.type === "text.delta").map((e) => (e.type === "text.delta" ? e.text : ""))).toEqual(
+    [...deltas, ...deltas].map((d) => d.stdout.v),
+  );
   expect(events.at(-1)?.type).toBe("run.finished");
 });

@@ -1,8 +1,8 @@
 import { join } from "node:path";
+import type { OdEvent } from "../../src/core/events.ts";
 import { createRegistry } from "../../src/core/registry.ts";
 import { RunLog } from "../../src/core/run-log.ts";
 import { Slots } from "../../src/core/slots.ts";
-import type { OdEvent } from "../../src/core/events.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RunStore } from "../../src/server/runs.ts";
 import { type FakeStep, installFake } from "../helpers.ts";
@@ -17,9 +17,21 @@ export function testApp(dir: string, script: FakeStep[], opts: { maxRuns?: numbe
   const fake = installFake(dir, "fake-agent", script);
   const log = new RunLog(join(dir, "runs"));
   const runs = new RunStore({ registry, log, slots: new Slots(opts.maxRuns ?? 8), env: fake.env });
-  const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env, heartbeatMs: opts.heartbeatMs, maxBodyBytes: 64 * 1024 });
+  const app = createApp({
+    registry,
+    runs,
+    token: TOKEN,
+    allowedHosts: [HOST],
+    env: fake.env,
+    heartbeatMs: opts.heartbeatMs,
+    maxBodyBytes: 64 * 1024,
+  });
   const request = (path: string, init: RequestInit & { json?: unknown } = {}) => {
-    const headers = new Headers({ host: HOST, "x-od-token": TOKEN, ...(init.json !== undefined ? { "content-type": "application/json" } : {}) });
+    const headers = new Headers({
+      host: HOST,
+      "x-od-token": TOKEN,
+      ...(init.json !== undefined ? { "content-type": "application/json" } : {}),
+    });
     for (const [k, v] of new Headers(init.headers)) headers.set(k, v);
     return app.request(path, { ...init, headers, body: init.json !== undefined ? JSON.stringify(init.json) : init.body });
   };

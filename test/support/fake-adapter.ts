@@ -15,7 +15,13 @@ export const fakeAdapter = defineAdapter({
   capabilities: { streaming: true, resume: true, readOnly: true },
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
-    argv: ["--mode", ctx.mode, ...(ctx.model ? ["--model", ctx.model] : []), ...(ctx.effort ? ["--effort", ctx.effort] : []), ...(ctx.resume ? ["--resume", ctx.resume] : [])],
+    argv: [
+      "--mode",
+      ctx.mode,
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...(ctx.effort ? ["--effort", ctx.effort] : []),
+      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+    ],
     stdin: ctx.prompt,
   }),
   protocol: defineLinesProtocol({

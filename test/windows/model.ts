@@ -33,13 +33,14 @@ export function crtSplit(line: string): string[] {
       const c = line[i]!;
       if (c === "\\") {
         let n = 0;
-        while (line[i] === "\\") (n++, i++);
+        while (line[i] === "\\") n++, i++;
         if (line[i] === '"') {
           arg += "\\".repeat(n >> 1);
           if (n & 1) (arg += '"'), i++;
         } else arg += "\\".repeat(n);
       } else if (c === '"') {
-        if (quoted && line[i + 1] === '"') (arg += '"'), (i += 2); // "" inside quotes: one literal quote, still quoted
+        if (quoted && line[i + 1] === '"')
+          (arg += '"'), (i += 2); // "" inside quotes: one literal quote, still quoted
         else (quoted = !quoted), i++;
       } else if (!quoted && (c === " " || c === "\t")) break;
       else (arg += c), i++;

@@ -48,7 +48,9 @@ function noteDifference(prompt: string, arrived: string[] | undefined): boolean 
   if (!row) return false;
   const intact = JSON.stringify(arrived) === JSON.stringify(args(prompt));
   const note = intact === row.wineIntact ? "as Wine is known to do" : "CHANGED since wine-lab.md";
-  console.error(`  known Wine difference (${note}): ${JSON.stringify(prompt)} arrived as ${JSON.stringify(arrived?.[3])}; Windows ${row.windows}`);
+  console.error(
+    `  known Wine difference (${note}): ${JSON.stringify(prompt)} arrived as ${JSON.stringify(arrived?.[3])}; Windows ${row.windows}`,
+  );
   return true;
 }
 
@@ -77,77 +79,85 @@ function promptFor(bin: string, target: number, comSpec: string, unit: string, c
 }
 
 if (!ENABLED) test.skip(`Wine lane (${SKIPPED})`, () => {});
-else describe("Wine lane", () => {
-  let fx: Fixture;
-  let comSpec: string;
-  beforeAll(async () => {
-    fx = createFixture(process.env.OD_PROBE_EXE ?? "");
-    comSpec = await wineComSpec();
-  });
-  afterAll(() => fx?.cleanup());
-
-  test("dist/od.exe is a PE32+ x86-64 console program that runs on Bun's Windows runtime", async () => {
-    expect(peHeader(OD_EXE)).toEqual({ mz: true, pe: true, machine: 0x8664, magic: 0x20b, subsystem: 3 });
-    const proc = Bun.spawn(["wine", OD_EXE, "--version"], { stdout: "pipe", stderr: "ignore" });
-    expect((await new Response(proc.stdout).text()).trim()).toBe((await Bun.file(`${import.meta.dir}/../../package.json`).json()).version);
-    expect(comSpec).toMatch(/^[A-Za-z]:\\.*cmd\.exe$/i);
-  });
-
-  describe("a direct .exe (found through PATHEXT) receives exactly the libuv projection", () => {
-    test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
-      const probe = expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt);
-      expect(probe.argv).toEqual(args(prompt));
+else
+  describe("Wine lane", () => {
+    let fx: Fixture;
+    let comSpec: string;
+    beforeAll(async () => {
+      fx = createFixture(process.env.OD_PROBE_EXE ?? "");
+      comSpec = await wineComSpec();
     });
-  });
+    afterAll(() => fx?.cleanup());
 
-  describe("a .cmd shim: ComSpec receives exactly the cmd projection (the probe stands in for cmd.exe)", () => {
-    test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
-      // Verbatim mode writes argv[0] unquoted, as libuv does (this stand-in's path has a space; cmd.exe's has none).
-      expect(expectArrived(await runOd(fx, "shim", prompt, fx.rawargs), fx.shim, prompt, fx.rawargs).commandLine).toContain(" /d /s /c \"");
-    });
-  });
-
-  describe("a .cmd shim through Wine's cmd.exe: the CRT argv behind %* is the prompt, and nothing expands", () => {
-    test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
-      const run = await runOd(fx, "shim", prompt);
-      expect(run.error, run.stderr).toBeUndefined();
-      expect(run.started?.bin).toBe(fx.shim);
-      const seen = JSON.stringify(run.probe);
-      expect(seen).not.toContain(SECRET);
-      expect(seen.toLowerCase()).not.toContain("system32;"); // PATH's value
-      if (!noteDifference(prompt, run.probe?.argv)) expect(run.probe?.argv).toEqual(args(prompt));
-    });
-  });
-
-  describe("at each limit exactly it arrives intact; one over, od refuses before spawning", () => {
-    test(".exe: a quote-heavy prompt (each quote costs two) up to exactly 32,511 characters", async () => {
-      const prompt = promptFor(fx.exe, EXE_LINE_LIMIT, "cmd.exe", '"', 2);
-      expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(30_000);
-      expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).length).toBe(EXE_LINE_LIMIT);
-      expectRefused(await runOd(fx, "exe", `${prompt}x`), /CreateProcess/);
+    test("dist/od.exe is a PE32+ x86-64 console program that runs on Bun's Windows runtime", async () => {
+      expect(peHeader(OD_EXE)).toEqual({ mz: true, pe: true, machine: 0x8664, magic: 0x20b, subsystem: 3 });
+      const proc = Bun.spawn(["wine", OD_EXE, "--version"], { stdout: "pipe", stderr: "ignore" });
+      expect((await new Response(proc.stdout).text()).trim()).toBe(
+        (await Bun.file(`${import.meta.dir}/../../package.json`).json()).version,
+      );
+      expect(comSpec).toMatch(/^[A-Za-z]:\\.*cmd\.exe$/i);
     });
 
-    test(".cmd: plain and quote-heavy prompts up to exactly cmd's limit, with the real ComSpec counted", async () => {
-      for (const [unit, cost] of [["x", 1], ['"', 2]] as const) {
-        const prompt = promptFor(fx.shim, SHIM_LINE_LIMIT, comSpec, unit, cost);
-        expect(windowsLaunch([fx.shim, ...args(prompt)], comSpec).commandLine.length).toBe(SHIM_LINE_LIMIT);
+    describe("a direct .exe (found through PATHEXT) receives exactly the libuv projection", () => {
+      test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
+        const probe = expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt);
+        expect(probe.argv).toEqual(args(prompt));
+      });
+    });
+
+    describe("a .cmd shim: ComSpec receives exactly the cmd projection (the probe stands in for cmd.exe)", () => {
+      test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
+        // Verbatim mode writes argv[0] unquoted, as libuv does (this stand-in's path has a space; cmd.exe's has none).
+        expect(expectArrived(await runOd(fx, "shim", prompt, fx.rawargs), fx.shim, prompt, fx.rawargs).commandLine).toContain(
+          ' /d /s /c "',
+        );
+      });
+    });
+
+    describe("a .cmd shim through Wine's cmd.exe: the CRT argv behind %* is the prompt, and nothing expands", () => {
+      test.each(VECTORS.map((v) => [v]))("%j", async (prompt) => {
         const run = await runOd(fx, "shim", prompt);
         expect(run.error, run.stderr).toBeUndefined();
-        expect(run.probe?.argv).toEqual(args(prompt));
-        expectRefused(await runOd(fx, "shim", `${prompt}x`), /cmd\.exe.*8191/);
-      }
+        expect(run.started?.bin).toBe(fx.shim);
+        const seen = JSON.stringify(run.probe);
+        expect(seen).not.toContain(SECRET);
+        expect(seen.toLowerCase()).not.toContain("system32;"); // PATH's value
+        if (!noteDifference(prompt, run.probe?.argv)) expect(run.probe?.argv).toEqual(args(prompt));
+      });
     });
 
-    test("a 9,000-character prompt to the .cmd adapter is refused with cmd.exe named; to the .exe it arrives", async () => {
-      const prompt = "z".repeat(9_000);
-      expectRefused(await runOd(fx, "shim", prompt), /\.cmd shim.*cmd\.exe/);
-      expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
-    });
+    describe("at each limit exactly it arrives intact; one over, od refuses before spawning", () => {
+      test(".exe: a quote-heavy prompt (each quote costs two) up to exactly 32,511 characters", async () => {
+        const prompt = promptFor(fx.exe, EXE_LINE_LIMIT, "cmd.exe", '"', 2);
+        expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(30_000);
+        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).length).toBe(EXE_LINE_LIMIT);
+        expectRefused(await runOd(fx, "exe", `${prompt}x`), /CreateProcess/);
+      });
 
-    test("the raw budget: 30,000 bytes of CJK arrive, one character more is refused on Windows", async () => {
-      const prompt = "汉".repeat(10_000);
-      expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
-      expectRefused(await runOd(fx, "exe", `${prompt}汉`), /\(30003 > 30000 bytes of UTF-8 on Windows\)/);
+      test(".cmd: plain and quote-heavy prompts up to exactly cmd's limit, with the real ComSpec counted", async () => {
+        for (const [unit, cost] of [
+          ["x", 1],
+          ['"', 2],
+        ] as const) {
+          const prompt = promptFor(fx.shim, SHIM_LINE_LIMIT, comSpec, unit, cost);
+          expect(windowsLaunch([fx.shim, ...args(prompt)], comSpec).commandLine.length).toBe(SHIM_LINE_LIMIT);
+          const run = await runOd(fx, "shim", prompt);
+          expect(run.error, run.stderr).toBeUndefined();
+          expect(run.probe?.argv).toEqual(args(prompt));
+          expectRefused(await runOd(fx, "shim", `${prompt}x`), /cmd\.exe.*8191/);
+        }
+      });
+
+      test("a 9,000-character prompt to the .cmd adapter is refused with cmd.exe named; to the .exe it arrives", async () => {
+        const prompt = "z".repeat(9_000);
+        expectRefused(await runOd(fx, "shim", prompt), /\.cmd shim.*cmd\.exe/);
+        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
+      });
+
+      test("the raw budget: 30,000 bytes of CJK arrive, one character more is refused on Windows", async () => {
+        const prompt = "汉".repeat(10_000);
+        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
+        expectRefused(await runOd(fx, "exe", `${prompt}汉`), /\(30003 > 30000 bytes of UTF-8 on Windows\)/);
+      });
     });
   });
-});

@@ -72,7 +72,13 @@ export async function runOd(fx: Fixture, route: "exe" | "shim", prompt: string, 
     NO_COLOR: "1",
   };
   // The prompt goes as an argument: od.exe's `-` (stdin) does not work from a Linux pipe or file under Wine.
-  const proc = Bun.spawn(["wine", OD_EXE, "run", "--agent", "probe", "--json", prompt], { cwd: fx.dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn(["wine", OD_EXE, "run", "--agent", "probe", "--json", prompt], {
+    cwd: fx.dir,
+    env,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   // Wine's conhost.exe (started for the detached cmd.exe) can hold stderr open for a second after od exits: stderr is
   // diagnostics only, so it gets a short grace after the exit rather than a wait for its close.
   const stderrText = new Response(proc.stderr).text();

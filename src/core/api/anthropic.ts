@@ -1,6 +1,6 @@
 import { errorFromText } from "../classify-text.ts";
-import { safeJson } from "../parse-helpers.ts";
 import { OdError } from "../errors.ts";
+import { safeJson } from "../parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
@@ -33,14 +33,26 @@ export const anthropicClient: Client = async function* (req, { config, signal, n
     const type = data.type ?? ev.event;
     if (type === "message_start") {
       const u = rec(rec(data.message).usage);
-      Object.assign(result.usage, { inputTokens: num(u.input_tokens), cacheRead: num(u.cache_read_input_tokens), cacheWrite: num(u.cache_creation_input_tokens), outputTokens: num(u.output_tokens) });
+      Object.assign(result.usage, {
+        inputTokens: num(u.input_tokens),
+        cacheRead: num(u.cache_read_input_tokens),
+        cacheWrite: num(u.cache_creation_input_tokens),
+        outputTokens: num(u.output_tokens),
+      });
     } else if (type === "content_block_start") {
       const index = Number(data.index);
       const b = rec(data.content_block);
       if (b.type === "text") blocks.set(index, { type: "text", text: "" });
       else if (b.type === "thinking") blocks.set(index, { type: "thinking", text: "" });
       else if (b.type === "redacted_thinking") blocks.set(index, { type: "thinking", text: "", redacted: String(b.data ?? "") });
-      else if (b.type === "tool_use") blocks.set(index, { type: "tool_use", id: String(b.id ?? `call_${req.turn}_${index}`), name: String(b.name ?? ""), input: {}, json: "" });
+      else if (b.type === "tool_use")
+        blocks.set(index, {
+          type: "tool_use",
+          id: String(b.id ?? `call_${req.turn}_${index}`),
+          name: String(b.name ?? ""),
+          input: {},
+          json: "",
+        });
     } else if (type === "content_block_delta") {
       const index = Number(data.index);
       const block = blocks.get(index);
@@ -69,7 +81,8 @@ export const anthropicClient: Client = async function* (req, { config, signal, n
       throw new OdError(err.code, `anthropic stream error: ${err.message}`, err.hint);
     }
   }
-  if (!stopped) throw new OdError("AGENT_ERROR", "The anthropic stream ended before the message was complete", "The connection dropped; try again.");
+  if (!stopped)
+    throw new OdError("AGENT_ERROR", "The anthropic stream ended before the message was complete", "The connection dropped; try again.");
   for (const block of blocks.values()) if (block.type === "tool_use" && !block.done) yield closeTool(block);
   result.content = [...blocks.entries()].sort(([a], [b]) => a - b).map(([, b]) => strip(b));
   note(`anthropic ${req.model}: stop_reason ${result.stopReason ?? "?"}, ${result.content.length} content block(s)`);
@@ -93,7 +106,12 @@ export function toWire(messages: Message[]): Array<{ role: string; content: unkn
   for (const m of messages) {
     const content = m.content.flatMap((b): unknown[] => {
       if (b.type === "text") return b.text ? [{ type: "text", text: b.text }] : [];
-      if (b.type === "thinking") return b.redacted ? [{ type: "redacted_thinking", data: b.redacted }] : b.signature ? [{ type: "thinking", thinking: b.text, signature: b.signature }] : [];
+      if (b.type === "thinking")
+        return b.redacted
+          ? [{ type: "redacted_thinking", data: b.redacted }]
+          : b.signature
+            ? [{ type: "thinking", thinking: b.text, signature: b.signature }]
+            : [];
       if (b.type === "tool_use") return [{ type: "tool_use", id: b.id, name: b.name, input: b.input }];
       return [{ type: "tool_result", tool_use_id: b.id, content: b.output, is_error: b.isError }];
     });

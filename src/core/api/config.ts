@@ -20,7 +20,12 @@ export interface ApiConfig {
 }
 
 export const DEFAULTS = {
-  anthropic: { baseUrl: "https://api.anthropic.com", model: "claude-sonnet-4-5", keyVar: "ANTHROPIC_API_KEY", baseVar: "ANTHROPIC_BASE_URL" },
+  anthropic: {
+    baseUrl: "https://api.anthropic.com",
+    model: "claude-sonnet-4-5",
+    keyVar: "ANTHROPIC_API_KEY",
+    baseVar: "ANTHROPIC_BASE_URL",
+  },
   openai: { baseUrl: "https://api.openai.com/v1", model: "gpt-4.1", keyVar: "OPENAI_API_KEY", baseVar: "OPENAI_BASE_URL" },
 } as const;
 
@@ -44,16 +49,23 @@ export function resolveConfig(argv: string[], env: Env): ApiConfig {
     flags = parseArgs({
       args: argv,
       strict: true,
-      options: Object.fromEntries(["mode", "model", "resume", "provider", "base-url", "max-turns", "max-tokens"].map((k) => [k, { type: "string" as const }])),
+      options: Object.fromEntries(
+        ["mode", "model", "resume", "provider", "base-url", "max-turns", "max-tokens"].map((k) => [k, { type: "string" as const }]),
+      ),
     }).values as Record<string, string | undefined>;
   } catch (err) {
     throw new OdError("INVALID_REQUEST", `api loop: ${(err as Error).message}`, "This is a bug in the adapter that starts the loop.");
   }
   const explicit = flags.provider ?? env.OD_API_PROVIDER;
   if (explicit !== undefined && explicit !== "anthropic" && explicit !== "openai")
-    throw new OdError("INVALID_REQUEST", `OD_API_PROVIDER must be "anthropic" or "openai", not "${explicit}"`, "Use openai for any OpenAI-compatible server (OpenRouter, Ollama, LM Studio, vLLM).");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `OD_API_PROVIDER must be "anthropic" or "openai", not "${explicit}"`,
+      "Use openai for any OpenAI-compatible server (OpenRouter, Ollama, LM Studio, vLLM).",
+    );
   const customBase = flags["base-url"] ?? env.OD_API_BASE_URL;
-  const provider: Provider = explicit ?? (customBase ? "openai" : env.ANTHROPIC_API_KEY ? "anthropic" : env.OPENAI_API_KEY ? "openai" : "anthropic");
+  const provider: Provider =
+    explicit ?? (customBase ? "openai" : env.ANTHROPIC_API_KEY ? "anthropic" : env.OPENAI_API_KEY ? "openai" : "anthropic");
   const d = DEFAULTS[provider];
   const baseUrl = normalizeBase(customBase ?? env[d.baseVar] ?? d.baseUrl, provider);
   const key = env.OD_API_KEY || env[d.keyVar] || undefined;
@@ -96,7 +108,8 @@ function normalizeBase(raw: string, provider: Provider): string {
   } catch {
     throw new OdError("INVALID_REQUEST", `Not a URL: ${raw}`, "Set OD_API_BASE_URL to an http(s) URL such as http://localhost:11434/v1.");
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") throw new OdError("INVALID_REQUEST", `OD_API_BASE_URL must be http(s): ${raw}`);
+  if (url.protocol !== "http:" && url.protocol !== "https:")
+    throw new OdError("INVALID_REQUEST", `OD_API_BASE_URL must be http(s): ${raw}`);
   const path = url.pathname.replace(/\/+$/, "");
   const withV1 = provider === "openai" && path === "" ? "/v1" : path;
   return `${url.origin}${withV1}`;

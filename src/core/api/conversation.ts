@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { safeJson } from "../parse-helpers.ts";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../errors.ts";
 import type { Env } from "../loops/transport.ts";
+import { safeJson } from "../parse-helpers.ts";
 import { odHome } from "../paths.ts";
 
 /** One part of a message, provider-neutral; each client maps it to its wire format. */
@@ -34,7 +34,8 @@ export function newSession(cwd: string): Session {
 }
 
 export function loadSession(env: Env, id: string): Session {
-  if (!SESSION_ID.test(id)) throw new OdError("INVALID_REQUEST", `Not an api session id: ${JSON.stringify(id)}`, "Pass the session id a previous api run printed.");
+  if (!SESSION_ID.test(id))
+    throw new OdError("INVALID_REQUEST", `Not an api session id: ${JSON.stringify(id)}`, "Pass the session id a previous api run printed.");
   let text: string;
   try {
     text = readFileSync(join(sessionsDir(env), `${id}.json`), "utf8");
@@ -42,7 +43,8 @@ export function loadSession(env: Env, id: string): Session {
     throw new OdError("INVALID_REQUEST", `No api session ${id} in ${sessionsDir(env)}`, "Start a new run without --resume.");
   }
   const parsed = Session.safeParse(safeJson(text));
-  if (!parsed.success || parsed.data.id !== id) throw new OdError("INVALID_REQUEST", `The api session file for ${id} is damaged`, "Start a new run without --resume.");
+  if (!parsed.success || parsed.data.id !== id)
+    throw new OdError("INVALID_REQUEST", `The api session file for ${id} is damaged`, "Start a new run without --resume.");
   return parsed.data;
 }
 

@@ -61,7 +61,11 @@ export async function* postWithRetry(spec: PostSpec, policy: RetryPolicy = DEFAU
     if (tries > limit) throw exhausted(spec, status, reason, tries);
     const asked = res ? retryAfterMs(res.headers) : undefined;
     if (asked !== undefined && asked > policy.maxWaitMs)
-      throw new OdError("RATE_LIMITED", `${spec.provider} asks to wait ${Math.round(asked / 1000)} s before retrying (${reason})`, "Try again later, or use another key or model.");
+      throw new OdError(
+        "RATE_LIMITED",
+        `${spec.provider} asks to wait ${Math.round(asked / 1000)} s before retrying (${reason})`,
+        "Try again later, or use another key or model.",
+      );
     const wait = asked ?? backoffMs(tries, policy);
     yield {
       type: "status",
@@ -94,7 +98,8 @@ function httpError(spec: PostSpec, status: number, message: string): OdError {
   if (status === 401 || status === 403) return new OdError("AGENT_AUTH_REQUIRED", text, spec.authHint);
   if (status === 429) return new OdError("RATE_LIMITED", text, "The account is out of quota or credit: check its billing.");
   if (status === 413) return new OdError("AGENT_PROMPT_TOO_LARGE", text, "Shorten the prompt or the conversation, or start a new session.");
-  if (status === 404 && /model/i.test(message)) return new OdError("MODEL_NOT_AVAILABLE", text, "Pass --model (or set OD_API_MODEL) to a model this endpoint serves.");
+  if (status === 404 && /model/i.test(message))
+    return new OdError("MODEL_NOT_AVAILABLE", text, "Pass --model (or set OD_API_MODEL) to a model this endpoint serves.");
   if (status === 404) return new OdError("AGENT_ERROR", text, `Check OD_API_BASE_URL: ${spec.url} does not exist.`);
   const c = classifyText(text, { name: spec.provider });
   return new OdError(c.code, text, c.code === "AGENT_ERROR" ? undefined : c.hint);
@@ -102,7 +107,12 @@ function httpError(spec: PostSpec, status: number, message: string): OdError {
 
 function exhausted(spec: PostSpec, status: number, reason: string, tries: number): OdError {
   const code: ErrorCode = status === 429 ? "RATE_LIMITED" : "AGENT_ERROR";
-  const hint = status === 429 ? "The provider is rate limiting; wait a moment and try again." : status === 0 ? "Is the server running? Check OD_API_BASE_URL." : "The provider is failing; try again later.";
+  const hint =
+    status === 429
+      ? "The provider is rate limiting; wait a moment and try again."
+      : status === 0
+        ? "Is the server running? Check OD_API_BASE_URL."
+        : "The provider is failing; try again later.";
   return new OdError(code, `${spec.provider}: ${reason} (gave up after ${tries} attempts)`, hint);
 }
 

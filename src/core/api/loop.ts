@@ -28,8 +28,15 @@ async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
     const session = config.resume ? loadSession(ctx.env, config.resume) : newSession(root);
     const model = config.model ?? (await discoverModel(config, ctx));
     yield { type: "session", sessionId: session.id, model };
-    yield { type: "status", label: "api", detail: `${config.provider} ${model} at ${config.baseUrl}; tools: ${toolsFor(config.mode).map((t) => t.name).join(", ")}` };
-    if (session.cwd !== root) yield { type: "status", label: "api", detail: `this session was started in ${session.cwd}; its paths now resolve in ${root}` };
+    yield {
+      type: "status",
+      label: "api",
+      detail: `${config.provider} ${model} at ${config.baseUrl}; tools: ${toolsFor(config.mode)
+        .map((t) => t.name)
+        .join(", ")}`,
+    };
+    if (session.cwd !== root)
+      yield { type: "status", label: "api", detail: `this session was started in ${session.cwd}; its paths now resolve in ${root}` };
     addUser(session.messages, [{ type: "text", text: ctx.prompt }]);
     saveSession(ctx.env, session);
     const client = config.provider === "anthropic" ? anthropicClient : openaiClient;
@@ -38,10 +45,23 @@ async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
     for (;;) {
       const used = (total.inputTokens ?? 0) + (total.outputTokens ?? 0);
       const resume = `Continue with --resume ${session.id}`;
-      if (turns >= config.maxTurns) throw new OdError("AGENT_ERROR", `Stopped after ${turns} model turns (the limit is ${config.maxTurns})`, `${resume}, or raise OD_API_MAX_TURNS.`);
-      if (used >= config.maxTokens) throw new OdError("AGENT_ERROR", `Stopped after ${used} tokens in ${turns} turns (the budget is ${config.maxTokens})`, `${resume}, or raise OD_API_MAX_TOKENS.`);
+      if (turns >= config.maxTurns)
+        throw new OdError(
+          "AGENT_ERROR",
+          `Stopped after ${turns} model turns (the limit is ${config.maxTurns})`,
+          `${resume}, or raise OD_API_MAX_TURNS.`,
+        );
+      if (used >= config.maxTokens)
+        throw new OdError(
+          "AGENT_ERROR",
+          `Stopped after ${used} tokens in ${turns} turns (the budget is ${config.maxTokens})`,
+          `${resume}, or raise OD_API_MAX_TOKENS.`,
+        );
       turns++;
-      const result = yield* client({ model, system, messages: session.messages, tools, turn: turns }, { config, signal: ctx.signal, note: ctx.note });
+      const result = yield* client(
+        { model, system, messages: session.messages, tools, turn: turns },
+        { config, signal: ctx.signal, note: ctx.note },
+      );
       costKnown &&= result.usage.costUsd !== undefined;
       add(total, result.usage);
       yield { type: "usage", ...result.usage, source: "turn" };
@@ -49,7 +69,8 @@ async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
       const calls = result.content.filter((b): b is Extract<Block, { type: "tool_use" }> => b.type === "tool_use");
       if (!calls.length) {
         saveSession(ctx.env, session);
-        if (result.stopReason === "max_tokens" || result.stopReason === "length") yield { type: "status", label: "api", detail: "the answer was cut off at the output limit" };
+        if (result.stopReason === "max_tokens" || result.stopReason === "length")
+          yield { type: "status", label: "api", detail: "the answer was cut off at the output limit" };
         break;
       }
       const results: Block[] = [];
@@ -71,11 +92,15 @@ async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
 }
 
 function systemPrompt(root: string, mode: Mode): string {
-  const tools = toolsFor(mode).map((t) => t.name).join(", ");
+  const tools = toolsFor(mode)
+    .map((t) => t.name)
+    .join(", ");
   return [
     `You are a coding agent working in the project directory ${root}.`,
     `Your tools: ${tools}. Paths are relative to the project directory; nothing outside it can be read or written. There is no shell and no network.`,
-    mode === "read-only" ? "This run is read-only: read what you need and answer; do not try to change files." : "Make the changes the task needs with your tools.",
+    mode === "read-only"
+      ? "This run is read-only: read what you need and answer; do not try to change files."
+      : "Make the changes the task needs with your tools.",
     "When you are done, reply with a short summary of what you found or changed.",
   ].join("\n");
 }
@@ -95,7 +120,10 @@ async function discoverModel(config: ApiConfig, ctx: LoopContext): Promise<strin
   const url = `${config.baseUrl}/models`;
   const hint = "Pass --model, or set OD_API_MODEL.";
   try {
-    const res = await fetch(url, { headers: config.key ? { authorization: `Bearer ${config.key}` } : {}, signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(10_000)]) });
+    const res = await fetch(url, {
+      headers: config.key ? { authorization: `Bearer ${config.key}` } : {},
+      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(10_000)]),
+    });
     const list = rec(await res.json()).data;
     const first = Array.isArray(list) ? rec(list[0]).id : undefined;
     if (res.ok && typeof first === "string" && first) {

@@ -1,6 +1,6 @@
 import { errorFromText } from "../classify-text.ts";
-import { safeJson } from "../parse-helpers.ts";
 import { OdError } from "../errors.ts";
+import { safeJson } from "../parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
@@ -60,7 +60,8 @@ export const openaiClient: Client = async function* (req, { config, signal, note
     }
     const choice = rec(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);
     const delta = rec(choice.delta);
-    const reasoning = typeof delta.reasoning_content === "string" ? delta.reasoning_content : typeof delta.reasoning === "string" ? delta.reasoning : "";
+    const reasoning =
+      typeof delta.reasoning_content === "string" ? delta.reasoning_content : typeof delta.reasoning === "string" ? delta.reasoning : "";
     if (reasoning) {
       thinking += reasoning;
       yield { type: "thinking.delta", id: `t${req.turn}.thinking`, text: reasoning };
@@ -85,7 +86,8 @@ export const openaiClient: Client = async function* (req, { config, signal, note
       finished = true;
     }
   }
-  if (!finished) throw new OdError("AGENT_ERROR", "The openai stream ended before the answer was complete", "The connection dropped; try again.");
+  if (!finished)
+    throw new OdError("AGENT_ERROR", "The openai stream ended before the answer was complete", "The connection dropped; try again.");
   if (thinking) result.content.push({ type: "thinking", text: thinking });
   if (text) result.content.push({ type: "text", text });
   const seen = new Set<string>();
@@ -112,11 +114,20 @@ export function toWire(messages: Message[]): unknown[] {
       out.push({
         role: "assistant",
         content: text || null,
-        ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.input ?? {}) } })) } : {}),
+        ...(calls.length
+          ? {
+              tool_calls: calls.map((c) => ({
+                id: c.id,
+                type: "function",
+                function: { name: c.name, arguments: JSON.stringify(c.input ?? {}) },
+              })),
+            }
+          : {}),
       });
       continue;
     }
-    for (const b of m.content) if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.id, content: b.isError ? `Error: ${b.output}` : b.output });
+    for (const b of m.content)
+      if (b.type === "tool_result") out.push({ role: "tool", tool_call_id: b.id, content: b.isError ? `Error: ${b.output}` : b.output });
     if (text) out.push({ role: "user", content: text });
   }
   return out;

@@ -33,7 +33,8 @@ export function resolveInside(root: string, input: unknown): string {
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code !== "ENOENT" && code !== "ENOTDIR") throw new ToolError(`cannot resolve ${input}: ${code ?? String(err)}`);
-      if (lstatOrUndefined(existing)?.isSymbolicLink()) throw new ToolError(`${display(root, existing)} is a symlink to something that does not exist`);
+      if (lstatOrUndefined(existing)?.isSymbolicLink())
+        throw new ToolError(`${display(root, existing)} is a symlink to something that does not exist`);
       if (existing === root || dirname(existing) === existing) throw new ToolError(`cannot resolve ${input}`);
       rest.unshift(basename(existing));
       continue;
@@ -85,7 +86,8 @@ export function readRegular(root: string, full: string, cap: number): Buffer {
   }
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev) throw new ToolError(`${display(root, full)} changed while it was opened`);
+    if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev)
+      throw new ToolError(`${display(root, full)} changed while it was opened`);
     if (st.size > cap) throw new ToolError(`${display(root, full)} is ${st.size} bytes, over the ${cap}-byte limit`);
     const buf = Buffer.alloc(st.size);
     let got = 0;

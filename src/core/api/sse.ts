@@ -49,7 +49,11 @@ export async function* readSse(body: ReadableStream<Uint8Array>, maxEventBytes =
       try {
         read = await reader.read();
       } catch (err) {
-        throw new OdError("AGENT_ERROR", `The connection to the provider broke mid-stream: ${(err as Error)?.message ?? String(err)}`, "Try again.");
+        throw new OdError(
+          "AGENT_ERROR",
+          `The connection to the provider broke mid-stream: ${(err as Error)?.message ?? String(err)}`,
+          "Try again.",
+        );
       }
       if (read.done) break;
       buffer += decoder.decode(read.value, { stream: true });

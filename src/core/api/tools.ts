@@ -14,16 +14,28 @@ const path = { type: "string", description: "File path relative to the project d
 
 /** The only tools the loop offers: no shell, no network. */
 export const TOOL_SPECS: Record<"Read" | "Write" | "Edit", ToolSpec> = {
-  Read: { name: "Read", description: `Read a UTF-8 text file (at most ${READ_CAP} bytes).`, schema: { type: "object", properties: { path }, required: ["path"] } },
+  Read: {
+    name: "Read",
+    description: `Read a UTF-8 text file (at most ${READ_CAP} bytes).`,
+    schema: { type: "object", properties: { path }, required: ["path"] },
+  },
   Write: {
     name: "Write",
     description: "Create a file, or replace its whole content. Missing parent folders are created.",
-    schema: { type: "object", properties: { path, content: { type: "string", description: "The complete new content" } }, required: ["path", "content"] },
+    schema: {
+      type: "object",
+      properties: { path, content: { type: "string", description: "The complete new content" } },
+      required: ["path", "content"],
+    },
   },
   Edit: {
     name: "Edit",
     description: "Replace one exact string in a file. old_string must occur exactly once; include enough context to make it unique.",
-    schema: { type: "object", properties: { path, old_string: { type: "string" }, new_string: { type: "string" } }, required: ["path", "old_string", "new_string"] },
+    schema: {
+      type: "object",
+      properties: { path, old_string: { type: "string" }, new_string: { type: "string" } },
+      required: ["path", "old_string", "new_string"],
+    },
   },
 };
 
@@ -46,12 +58,21 @@ export interface ToolOutcome {
 /** Runs one tool call inside `root` (a realpath). Every refusal and failure comes back as isError, never as a throw. */
 export function runTool(root: string, mode: Mode, name: string, input: unknown): ToolOutcome {
   try {
-    if (!(name in inputs)) throw new ToolError(`unknown tool ${JSON.stringify(name)}; the tools are ${toolsFor(mode).map((t) => t.name).join(", ")}`);
+    if (!(name in inputs))
+      throw new ToolError(
+        `unknown tool ${JSON.stringify(name)}; the tools are ${toolsFor(mode)
+          .map((t) => t.name)
+          .join(", ")}`,
+      );
     const tool = name as keyof typeof inputs;
     if (!toolsFor(mode).some((t) => t.name === tool)) throw new ToolError(`${tool} is not available in ${mode} mode`);
-    if (typeof input === "object" && input !== null && UNPARSED in input) throw new ToolError("the tool input was not valid JSON (was it cut off by the output limit?)");
+    if (typeof input === "object" && input !== null && UNPARSED in input)
+      throw new ToolError("the tool input was not valid JSON (was it cut off by the output limit?)");
     const parsed = inputs[tool].safeParse(input);
-    if (!parsed.success) throw new ToolError(`invalid input for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new ToolError(
+        `invalid input for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`,
+      );
     if (tool === "Read") return ok(read(root, parsed.data.path));
     if (tool === "Write") {
       const { path: p, content } = parsed.data as z.infer<typeof inputs.Write>;
@@ -67,7 +88,8 @@ export function runTool(root: string, mode: Mode, name: string, input: unknown):
 
 /** A path Write or Edit may change: edit mode leaves the repository's metadata (.git) alone, as the permission policy does. */
 function writable(root: string, mode: Mode, p: string): string {
-  if (mode !== "full" && inGitMetadata(root, resolve(root, p))) throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
+  if (mode !== "full" && inGitMetadata(root, resolve(root, p)))
+    throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
   return p;
 }
 

@@ -25,7 +25,12 @@ export function isLoop(adapter: Pick<Adapter, "protocol">): boolean {
 export function loopFor(adapter: Pick<Adapter, "id" | "protocol">): Loop {
   const name = adapter.protocol.kind === "loop" ? adapter.protocol.loop : "";
   const loop = loops[name];
-  if (!loop) throw new OdError("INTERNAL", `Adapter ${adapter.id} asks for an unknown agent loop "${name}"`, `Known loops: ${Object.keys(loops).join(", ")}.`);
+  if (!loop)
+    throw new OdError(
+      "INTERNAL",
+      `Adapter ${adapter.id} asks for an unknown agent loop "${name}"`,
+      `Known loops: ${Object.keys(loops).join(", ")}.`,
+    );
   return loop;
 }
 
@@ -85,6 +90,11 @@ export function detectLoop(adapter: Adapter, env: Env): Detection {
     problems: [],
   };
   if (!configured)
-    return { ...base, problems: [{ code: "AGENT_NOT_FOUND", message: `${adapter.name} is not configured: none of ${keys.join(", ")} is set`, hint: adapter.install }] };
+    return {
+      ...base,
+      problems: [
+        { code: "AGENT_NOT_FOUND", message: `${adapter.name} is not configured: none of ${keys.join(", ")} is set`, hint: adapter.install },
+      ],
+    };
   return { ...base, status: "ready", installed: true, confident: true, path: endpoint, version: VERSION };
 }

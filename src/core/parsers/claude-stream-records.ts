@@ -36,7 +36,8 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
       }
       if (repeated) return [];
       if (block?.type === "text" && str(block.text)) return [{ type: "text.delta", id: `${messageId}:${i}`, text: str(block.text)! }];
-      if (block?.type === "thinking" && str(block.thinking)) return [{ type: "thinking.delta", id: `${messageId}:${i}`, text: str(block.thinking)! }];
+      if (block?.type === "thinking" && str(block.thinking))
+        return [{ type: "thinking.delta", id: `${messageId}:${i}`, text: str(block.thinking)! }];
       return [];
     });
   },
@@ -44,7 +45,9 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
     arr(asRecord(r.message)?.content).flatMap((b) => {
       const block = asRecord(b);
       if (block?.type !== "tool_result") return [];
-      return [{ type: "tool.result" as const, id: str(block.tool_use_id) ?? "", output: textOf(block.content), isError: block.is_error === true }];
+      return [
+        { type: "tool.result" as const, id: str(block.tool_use_id) ?? "", output: textOf(block.content), isError: block.is_error === true },
+      ];
     }),
   result: (r, state, _line, options) => {
     const u = asRecord(r.usage);
@@ -79,7 +82,8 @@ function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[
       const d = asRecord(e.delta);
       const id = `${state.messageId ?? "msg"}:${index}`;
       if (d?.type === "text_delta" && str(d.text)) return markStreamed(state, [{ type: "text.delta", id, text: str(d.text)! }]);
-      if (d?.type === "thinking_delta" && str(d.thinking)) return markStreamed(state, [{ type: "thinking.delta", id, text: str(d.thinking)! }]);
+      if (d?.type === "thinking_delta" && str(d.thinking))
+        return markStreamed(state, [{ type: "thinking.delta", id, text: str(d.thinking)! }]);
       const block = state.blocks.get(index);
       if (d?.type === "input_json_delta" && block) block.json += str(d.partial_json) ?? "";
       return [];

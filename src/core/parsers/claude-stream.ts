@@ -71,7 +71,11 @@ const SUBTASK_TYPES = new Set(["text.delta", "thinking.delta", "tool.call", "too
 export function claudeStream<X extends object = {}>(options: ClaudeStreamOptions<X>) {
   type S = ClaudeStreamState & X;
   const system = mapperTable<S>(options, { ...SHARED_SYSTEM, ...(options.statusRecords ? STATUS_RECORDS : {}) }, options.system);
-  const records = mapperTable<S>(options, { ...SHARED_RECORDS, system: (r, state, line) => system(r.subtype)(r, state as S, line) }, options.records);
+  const records = mapperTable<S>(
+    options,
+    { ...SHARED_RECORDS, system: (r, state, line) => system(r.subtype)(r, state as S, line) },
+    options.records,
+  );
   return {
     createState: (): S => ({ blocks: new Map(), streamed: new Set(), calls: new Set(), failed: false, n: 0, ...options.state?.() }) as S,
     parse(record: unknown, state: S, line: string): OdEventBody[] {

@@ -28,7 +28,9 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
     case "agent_message_chunk":
     case "agent_thought_chunk": {
       const text = str(asRecord(u.content)?.text);
-      const events: OdEventBody[] = text ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }] : [];
+      const events: OdEventBody[] = text
+        ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }]
+        : [];
       if (usage) events.push(usage);
       return events;
     }
@@ -36,7 +38,9 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
     case "tool_call_update":
       return toolEvents(u, state);
     case "plan": {
-      const entries = arr(u.entries).map((e) => `${str(asRecord(e)?.status) === "completed" ? "✓" : "·"} ${str(asRecord(e)?.content) ?? ""}`);
+      const entries = arr(u.entries).map(
+        (e) => `${str(asRecord(e)?.status) === "completed" ? "✓" : "·"} ${str(asRecord(e)?.content) ?? ""}`,
+      );
       return [{ type: "status", label: "plan", detail: entries.join("\n") }];
     }
     case "current_mode_update":
@@ -49,7 +53,14 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
 /** Token counts some agents attach to updates (`_meta.usage`, e.g. Qwen Code): a usage event per model turn. */
 function usageOf(u: Rec | undefined): OdEventBody | undefined {
   if (!u || (num(u.inputTokens) === undefined && num(u.outputTokens) === undefined)) return undefined;
-  return { type: "usage", inputTokens: num(u.inputTokens), outputTokens: num(u.outputTokens), cacheRead: num(u.cachedReadTokens), reasoningTokens: num(u.thoughtTokens), source: "turn" };
+  return {
+    type: "usage",
+    inputTokens: num(u.inputTokens),
+    outputTokens: num(u.outputTokens),
+    cacheRead: num(u.cachedReadTokens),
+    reasoningTokens: num(u.thoughtTokens),
+    source: "turn",
+  };
 }
 
 interface Tool {
@@ -87,12 +98,20 @@ export function toolEvents(u: Rec, state: UpdateState, emit = true): OdEventBody
   if (!emit) return events;
   if (!tool.called && (tool.input !== undefined || terminal)) {
     tool.called = true;
-    const input = tool.input ?? { ...(tool.title ? { title: tool.title } : {}), ...(tool.locations.length ? { locations: tool.locations } : {}) };
+    const input = tool.input ?? {
+      ...(tool.title ? { title: tool.title } : {}),
+      ...(tool.locations.length ? { locations: tool.locations } : {}),
+    };
     events.push({ type: "tool.call", id, name: tool.name ?? tool.title ?? str(u.kind) ?? "tool", input });
   }
   if (terminal && !tool.done) {
     tool.done = true;
-    events.push({ type: "tool.result", id, output: outputOf({ ...u, content: content.length ? content : (tool.content ?? []) }), isError: FAILED.has(status!) });
+    events.push({
+      type: "tool.result",
+      id,
+      output: outputOf({ ...u, content: content.length ? content : (tool.content ?? []) }),
+      isError: FAILED.has(status!),
+    });
   }
   return events;
 }

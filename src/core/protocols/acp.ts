@@ -1,12 +1,12 @@
+import { VERSION } from "../../version.ts";
 import { errorFromText } from "../classify-text.ts";
 import type { OdEventBody } from "../events.ts";
-import type { ActionKind, Decision, PermissionAsk } from "../permissions.ts";
 import { arr, asRecord, num, type Rec, str } from "../parse-helpers.ts";
-import { VERSION } from "../../version.ts";
-import type { DriverContext, DriverStep } from "./driver.ts";
-import { defineDriver } from "./driver.ts";
+import type { ActionKind, Decision, PermissionAsk } from "../permissions.ts";
 import { acpModelStep, type ModelChoice } from "./acp-models.ts";
 import { sessionUpdate, toolEvents, type UpdateState } from "./acp-updates.ts";
+import type { DriverContext, DriverStep } from "./driver.ts";
+import { defineDriver } from "./driver.ts";
 
 /**
  * The client side of the Agent Client Protocol (JSON-RPC 2.0, one frame per
@@ -48,16 +48,31 @@ export const acp = defineDriver<AcpState>({
   idleTimeoutMs: 10 * 60_000,
   start(ctx) {
     const option = asRecord(ctx.options?.readOnly);
-    const readOnly = ctx.mode === "read-only" && str(option?.configId) && str(option?.value) ? { configId: str(option!.configId)!, value: str(option!.value)! } : undefined;
+    const readOnly =
+      ctx.mode === "read-only" && str(option?.configId) && str(option?.value)
+        ? { configId: str(option!.configId)!, value: str(option!.value)! }
+        : undefined;
     const state: AcpState = { ctx, nextId: 1, pending: [], canLoad: false, part: 0, tools: new Map(), readOnly };
-    return { state, send: [request(state, "initialize", "initialize", { protocolVersion: 1, clientCapabilities: FS_AND_TERMINAL_OFF, clientInfo: { name: "od", version: VERSION } })] };
+    return {
+      state,
+      send: [
+        request(state, "initialize", "initialize", {
+          protocolVersion: 1,
+          clientCapabilities: FS_AND_TERMINAL_OFF,
+          clientInfo: { name: "od", version: VERSION },
+        }),
+      ],
+    };
   },
   abort: (state) => (state.sessionId ? [{ jsonrpc: "2.0", method: "session/cancel", params: { sessionId: state.sessionId } }] : []),
   receive(record, state, line) {
     const r = asRecord(record);
     if (!r) return { events: [{ type: "raw", stream: "stdout", line }] };
     if (typeof r.method === "string" && r.id !== undefined) return agentRequest(r, state);
-    if (typeof r.method === "string") return r.method === "session/update" ? { events: sessionUpdate(asRecord(r.params)?.update, state, line) } : { events: [{ type: "raw", stream: "stdout", line }] };
+    if (typeof r.method === "string")
+      return r.method === "session/update"
+        ? { events: sessionUpdate(asRecord(r.params)?.update, state, line) }
+        : { events: [{ type: "raw", stream: "stdout", line }] };
     if (r.id !== undefined) return response(r, state);
     return { events: [{ type: "raw", stream: "stdout", line }] };
   },
@@ -71,9 +86,24 @@ function response(r: Rec, state: AcpState): DriverStep {
   const error = asRecord(r.error);
   if (error) {
     const message = `${str(error.message) ?? "error"}${asRecord(error.data) || str(error.data) ? ` (${JSON.stringify(error.data)})` : ""}`;
-    if (purpose === "mode") return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} refused its read-only mode: ${message}`, hint: "od does not run it without one; use --mode edit." });
-    if (purpose === "model") return fail({ code: "MODEL_NOT_AVAILABLE", message: `${state.ctx.agent.name} refused model ${state.ctx.model}: ${message}`, hint: "`od models --agent <id>` lists the valid ones." });
-    if (purpose === "session" && state.ctx.resume) return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} could not load session ${state.ctx.resume}: ${message}`, hint: "Start a new run without --resume." });
+    if (purpose === "mode")
+      return fail({
+        code: "INVALID_REQUEST",
+        message: `${state.ctx.agent.name} refused its read-only mode: ${message}`,
+        hint: "od does not run it without one; use --mode edit.",
+      });
+    if (purpose === "model")
+      return fail({
+        code: "MODEL_NOT_AVAILABLE",
+        message: `${state.ctx.agent.name} refused model ${state.ctx.model}: ${message}`,
+        hint: "`od models --agent <id>` lists the valid ones.",
+      });
+    if (purpose === "session" && state.ctx.resume)
+      return fail({
+        code: "INVALID_REQUEST",
+        message: `${state.ctx.agent.name} could not load session ${state.ctx.resume}: ${message}`,
+        hint: "Start a new run without --resume.",
+      });
     return { events: [errorFromText(`${purpose === "prompt" ? "" : `ACP ${purpose}: `}${message}`, state.ctx.agent)], done: true };
   }
   const result = asRecord(r.result) ?? {};
@@ -82,12 +112,23 @@ function response(r: Rec, state: AcpState): DriverStep {
       const capabilities = asRecord(result.agentCapabilities);
       state.canLoad = capabilities?.loadSession === true;
       if (state.ctx.images?.length && asRecord(capabilities?.promptCapabilities)?.image !== true)
-        return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} does not accept images over ACP (promptCapabilities.image)`, hint: "Run without --image." });
-      if (state.ctx.resume && !state.canLoad) return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} cannot load an earlier session over ACP`, hint: "Start a new run without --resume." });
+        return fail({
+          code: "INVALID_REQUEST",
+          message: `${state.ctx.agent.name} does not accept images over ACP (promptCapabilities.image)`,
+          hint: "Run without --image.",
+        });
+      if (state.ctx.resume && !state.canLoad)
+        return fail({
+          code: "INVALID_REQUEST",
+          message: `${state.ctx.agent.name} cannot load an earlier session over ACP`,
+          hint: "Start a new run without --resume.",
+        });
       const params = { cwd: state.ctx.cwd, mcpServers: [] };
       // session/load replays the conversation as updates: the past is not emitted again.
       state.loading = Boolean(state.ctx.resume);
-      const send = state.ctx.resume ? request(state, "session", "session/load", { ...params, sessionId: state.ctx.resume }) : request(state, "session", "session/new", params);
+      const send = state.ctx.resume
+        ? request(state, "session", "session/load", { ...params, sessionId: state.ctx.resume })
+        : request(state, "session", "session/new", params);
       return { events: [], send: [send] };
     }
     case "session": {
@@ -96,22 +137,50 @@ function response(r: Rec, state: AcpState): DriverStep {
       if (!state.sessionId) return { events: [errorFromText("ACP session/new returned no sessionId", state.ctx.agent)], done: true };
       const events: OdEventBody[] = [{ type: "session", sessionId: state.sessionId }];
       if (state.readOnly && !offers(result, state.readOnly))
-        return fail({ code: "INVALID_REQUEST", message: `${state.ctx.agent.name} did not offer its read-only mode (${state.readOnly.configId}=${state.readOnly.value}) in this session`, hint: "Use --mode edit, or update the agent." }, events);
+        return fail(
+          {
+            code: "INVALID_REQUEST",
+            message: `${state.ctx.agent.name} did not offer its read-only mode (${state.readOnly.configId}=${state.readOnly.value}) in this session`,
+            hint: "Use --mode edit, or update the agent.",
+          },
+          events,
+        );
       const choice: ModelChoice = acpModelStep(result, state.ctx.model);
-      if (choice.kind === "invalid") return fail({ code: "MODEL_NOT_AVAILABLE", message: `${state.ctx.agent.name} has no model "${state.ctx.model}"`, hint: `Valid models: ${choice.valid.join(", ")}.` }, events);
-      if (choice.kind === "set") return { events, send: [request(state, "model", choice.method, { sessionId: state.sessionId, ...choice.params })] };
+      if (choice.kind === "invalid")
+        return fail(
+          {
+            code: "MODEL_NOT_AVAILABLE",
+            message: `${state.ctx.agent.name} has no model "${state.ctx.model}"`,
+            hint: `Valid models: ${choice.valid.join(", ")}.`,
+          },
+          events,
+        );
+      if (choice.kind === "set")
+        return { events, send: [request(state, "model", choice.method, { sessionId: state.sessionId, ...choice.params })] };
       if (choice.note) events.push({ type: "status", label: "model", detail: choice.note });
       return { events, send: [afterModel(state)] };
     }
     case "model":
       return { events: [], send: [afterModel(state)] };
     case "mode":
-      return { events: [{ type: "status", label: "read-only", detail: `${state.readOnly!.configId}=${state.readOnly!.value}` }], send: [prompt(state)] };
+      return {
+        events: [{ type: "status", label: "read-only", detail: `${state.readOnly!.configId}=${state.readOnly!.value}` }],
+        send: [prompt(state)],
+      };
     case "prompt": {
       const events: OdEventBody[] = [];
       // ACP's usage, or the token counts some agents put in _meta (gemini: quota.token_count).
       const u = asRecord(result.usage) ?? asRecord(asRecord(asRecord(result._meta)?.quota)?.token_count);
-      if (u) events.push({ type: "usage", inputTokens: num(u.inputTokens ?? u.input_tokens), outputTokens: num(u.outputTokens ?? u.output_tokens), cacheRead: num(u.cachedReadTokens ?? u.cache_read_input_tokens), cacheWrite: num(u.cachedWriteTokens ?? u.cache_creation_input_tokens), reasoningTokens: num(u.thoughtTokens), source: "turn" });
+      if (u)
+        events.push({
+          type: "usage",
+          inputTokens: num(u.inputTokens ?? u.input_tokens),
+          outputTokens: num(u.outputTokens ?? u.output_tokens),
+          cacheRead: num(u.cachedReadTokens ?? u.cache_read_input_tokens),
+          cacheWrite: num(u.cachedWriteTokens ?? u.cache_creation_input_tokens),
+          reasoningTokens: num(u.thoughtTokens),
+          source: "turn",
+        });
       const stop = str(result.stopReason);
       if (stop === "refusal") events.push(errorFromText(`${state.ctx.agent.name} refused the prompt`, state.ctx.agent));
       else if (stop && stop !== "end_turn" && stop !== "cancelled") events.push({ type: "status", label: `stopped: ${stop}` });
@@ -123,11 +192,17 @@ function response(r: Rec, state: AcpState): DriverStep {
 /** Read-only runs set the agent's read-only session option before the prompt (fail closed if refused). */
 function afterModel(state: AcpState) {
   if (!state.readOnly) return prompt(state);
-  return request(state, "mode", "session/set_config_option", { sessionId: state.sessionId, configId: state.readOnly.configId, value: state.readOnly.value });
+  return request(state, "mode", "session/set_config_option", {
+    sessionId: state.sessionId,
+    configId: state.readOnly.configId,
+    value: state.readOnly.value,
+  });
 }
 
 function offers(session: Rec, option: SessionOption): boolean {
-  const config = arr(session.configOptions).map(asRecord).find((o) => o?.id === option.configId);
+  const config = arr(session.configOptions)
+    .map(asRecord)
+    .find((o) => o?.id === option.configId);
   return JSON.stringify(config?.options ?? []).includes(JSON.stringify(option.value));
 }
 
@@ -137,11 +212,23 @@ function prompt(state: AcpState) {
   return request(state, "prompt", "session/prompt", { sessionId: state.sessionId, prompt: blocks });
 }
 
-function fail(error: { code: Extract<OdEventBody, { type: "error" }>["code"]; message: string; hint?: string }, before: OdEventBody[] = []): DriverStep {
+function fail(
+  error: { code: Extract<OdEventBody, { type: "error" }>["code"]; message: string; hint?: string },
+  before: OdEventBody[] = [],
+): DriverStep {
   return { events: [...before, { type: "error", ...error, retryable: false }], done: true };
 }
 
-const KINDS: Record<string, ActionKind> = { read: "read", search: "read", fetch: "read", think: "read", edit: "edit", delete: "edit", move: "edit", execute: "execute" };
+const KINDS: Record<string, ActionKind> = {
+  read: "read",
+  search: "read",
+  fetch: "read",
+  think: "read",
+  edit: "edit",
+  delete: "edit",
+  move: "edit",
+  execute: "execute",
+};
 
 /** Requests from the agent: permission goes to the broker; anything we did not advertise is refused. */
 function agentRequest(r: Rec, state: AcpState): DriverStep {
@@ -151,7 +238,9 @@ function agentRequest(r: Rec, state: AcpState): DriverStep {
   }
   const params = asRecord(r.params) ?? {};
   const call = asRecord(params.toolCall) ?? {};
-  const options = arr(params.options).map(asRecord).filter((o): o is Rec => !!o);
+  const options = arr(params.options)
+    .map(asRecord)
+    .filter((o): o is Rec => !!o);
   const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
   const ask: PermissionAsk = {
     id: String(id),

@@ -1,7 +1,7 @@
 import { errorFromText } from "../classify-text.ts";
 import type { OdEventBody } from "../events.ts";
-import type { PermissionAsk } from "../permissions.ts";
 import { asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
+import type { PermissionAsk } from "../permissions.ts";
 import { defineDriver } from "./driver.ts";
 
 /** pi's RPC mode (`pi --mode rpc`): JSON commands on stdin, events and responses on stdout. */
@@ -48,19 +48,36 @@ export const piRpc = defineDriver<PiState>({
         return { events: [{ type: "tool.call", id: str(r.toolCallId) ?? "", name: str(r.toolName) ?? "tool", input: r.args ?? {} }] };
       case "tool_execution_end":
         return {
-          events: [{ type: "tool.result", id: str(r.toolCallId) ?? "", output: textOf(asRecord(r.result)?.content ?? r.result), isError: r.isError === true }],
+          events: [
+            {
+              type: "tool.result",
+              id: str(r.toolCallId) ?? "",
+              output: textOf(asRecord(r.result)?.content ?? r.result),
+              isError: r.isError === true,
+            },
+          ],
         };
       case "turn_end":
         return { events: turnEnd(asRecord(r.message), state) };
       case "auto_retry_start":
-        return { events: [{ type: "status", label: "retrying", detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.maxAttempts) ?? "?"}: ${str(r.errorMessage) ?? ""}`.trim() }] };
+        return {
+          events: [
+            {
+              type: "status",
+              label: "retrying",
+              detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.maxAttempts) ?? "?"}: ${str(r.errorMessage) ?? ""}`.trim(),
+            },
+          ],
+        };
       case "auto_retry_end":
         return { events: r.success === false ? [errorFromText(str(r.finalError) ?? "pi gave up after retrying", state.agent)] : [] };
       case "compaction_start":
         return { events: [{ type: "status", label: "compacting", detail: str(r.reason) }] };
       case "extension_error":
         // pi keeps going after an extension throws: report it, do not fail the run.
-        return { events: [{ type: "status", label: "extension error", detail: `${str(r.extensionPath) ?? "extension"}: ${str(r.error) ?? ""}` }] };
+        return {
+          events: [{ type: "status", label: "extension error", detail: `${str(r.extensionPath) ?? "extension"}: ${str(r.error) ?? ""}` }],
+        };
       case "extension_ui_request":
         return dialog(r);
       case "agent_end":
@@ -88,7 +105,8 @@ function response(r: Rec, state: PiState) {
     // The prompt was refused before the agent started: nothing more will come.
     return { events: [errorFromText(str(r.error) ?? "pi refused the prompt", state.agent)], done: true };
   }
-  if (r.success === false) return { events: [{ type: "status" as const, label: `${str(r.command) ?? "command"} failed`, detail: str(r.error) }] };
+  if (r.success === false)
+    return { events: [{ type: "status" as const, label: `${str(r.command) ?? "command"} failed`, detail: str(r.error) }] };
   return { events: [] };
 }
 
@@ -131,7 +149,16 @@ function dialog(r: Rec) {
   if (!DIALOGS.has(method)) return { events: [] }; // notify, setStatus, ...: fire-and-forget
   const detail = [str(r.title), str(r.message)].filter(Boolean).join(": ") || undefined;
   if (method === "input" || method === "editor") {
-    return { events: [{ type: "status" as const, label: "extension dialog cancelled", detail: `${method}: ${detail ?? ""} (nobody can type an answer in a headless run)` }], send: [{ type: "extension_ui_response", id, cancelled: true }] };
+    return {
+      events: [
+        {
+          type: "status" as const,
+          label: "extension dialog cancelled",
+          detail: `${method}: ${detail ?? ""} (nobody can type an answer in a headless run)`,
+        },
+      ],
+      send: [{ type: "extension_ui_response", id, cancelled: true }],
+    };
   }
   const options = Array.isArray(r.options) ? r.options.filter((o): o is string => typeof o === "string") : undefined;
   const ask: PermissionAsk = {

@@ -18,10 +18,17 @@ export function metaRoutes(registry: Registry, env?: Record<string, string | und
     })
     .get("/agents", async (c) => {
       // The disk cache answers in milliseconds; ?refresh=1 (or SIGHUP to `od serve`) probes again.
-      const { detections: found } = await detectCached(registry.list().map((e) => e.adapter), { env, refresh: Boolean(c.req.query("refresh")) });
+      const { detections: found } = await detectCached(
+        registry.list().map((e) => e.adapter),
+        { env, refresh: Boolean(c.req.query("refresh")) },
+      );
       const byId = new Map(registry.list().map((e) => [e.adapter.id, e.adapter]));
       return c.json({
-        agents: found.map((d) => ({ ...d, install: byId.get(d.id)?.install, modes: byId.get(d.id)?.capabilities.readOnly ? ["read-only", "edit", "full"] : ["edit", "full"] })),
+        agents: found.map((d) => ({
+          ...d,
+          install: byId.get(d.id)?.install,
+          modes: byId.get(d.id)?.capabilities.readOnly ? ["read-only", "edit", "full"] : ["edit", "full"],
+        })),
         pluginErrors: registry.errors,
       });
     })

@@ -27,7 +27,8 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Regi
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
   const { ask, ...request } = parsed.data;
-  if (!registry.get(request.agent)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, "GET /api/agents lists them.");
+  if (!registry.get(request.agent))
+    throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, "GET /api/agents lists them.");
   let isDir = false;
   try {
     isDir = statSync(request.cwd).isDirectory();
@@ -50,7 +51,11 @@ export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: num
       const parsed = DecisionBody.safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success) throw new OdError("INVALID_REQUEST", 'Send {"decision": "allow" | "deny"}');
       if (!store.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
-        throw new OdError("RUN_NOT_FOUND", "No permission request is waiting under that id", "It may have timed out, or been answered already.");
+        throw new OdError(
+          "RUN_NOT_FOUND",
+          "No permission request is waiting under that id",
+          "It may have timed out, or been answered already.",
+        );
       return c.json({ ok: true });
     })
     .post("/chat", async (c) => {

@@ -19,7 +19,13 @@ async function loadAgents() {
   const { agents } = await api("/agents");
   const select = $("agent");
   select.replaceChildren(
-    ...agents.map((a) => el("option", { value: a.id, disabled: !a.installed, textContent: a.installed ? `${a.name} ${a.version ?? ""}` : `${a.name} (not installed)` })),
+    ...agents.map((a) =>
+      el("option", {
+        value: a.id,
+        disabled: !a.installed,
+        textContent: a.installed ? `${a.name} ${a.version ?? ""}` : `${a.name} (not installed)`,
+      }),
+    ),
   );
   state.agents = new Map(agents.map((a) => [a.id, a]));
   const first = agents.find((a) => a.installed);
@@ -29,11 +35,14 @@ async function loadAgents() {
 
 async function agentChanged() {
   const agent = state.agents?.get($("agent").value);
-  $("agent-hint").textContent = agent && !agent.installed ? `Install: ${agent.install}` : agent?.path ?? "";
+  $("agent-hint").textContent = agent && !agent.installed ? `Install: ${agent.install}` : (agent?.path ?? "");
   if (!agent) return;
   const { models, efforts } = await api(`/agents/${agent.id}/models`);
   $("model").replaceChildren(...models.map((m) => el("option", { value: m, textContent: m })));
-  $("effort").replaceChildren(el("option", { value: "", textContent: "default" }), ...efforts.map((e) => el("option", { value: e, textContent: e })));
+  $("effort").replaceChildren(
+    el("option", { value: "", textContent: "default" }),
+    ...efforts.map((e) => el("option", { value: e, textContent: e })),
+  );
   $("effort").disabled = efforts.length === 0;
   for (const opt of $("mode").options) opt.disabled = !agent.modes.includes(opt.value);
   resetSession();
@@ -48,14 +57,25 @@ function resetSession() {
 
 async function loadSkills() {
   const { skills } = await api("/skills");
-  $("skills").replaceChildren(...skills.map((s) => el("option", { value: s.name, textContent: `${s.name} — ${s.description}`, title: s.description })));
+  $("skills").replaceChildren(
+    ...skills.map((s) => el("option", { value: s.name, textContent: `${s.name} — ${s.description}`, title: s.description })),
+  );
 }
 
 async function loadRuns() {
   const { runs } = await api("/runs?limit=30");
   $("runs").replaceChildren(
     ...runs.map((r) =>
-      el("li", {}, el("button", { type: "button", onclick: () => watch(r.runId), title: r.prompt ?? "" }, `${r.agent ?? "?"}: ${(r.prompt ?? "").slice(0, 40)}`, el("span", { className: `badge ${r.status}`, textContent: r.status }))),
+      el(
+        "li",
+        {},
+        el(
+          "button",
+          { type: "button", onclick: () => watch(r.runId), title: r.prompt ?? "" },
+          `${r.agent ?? "?"}: ${(r.prompt ?? "").slice(0, 40)}`,
+          el("span", { className: `badge ${r.status}`, textContent: r.status }),
+        ),
+      ),
     ),
   );
 }
@@ -117,17 +137,33 @@ function watch(runId) {
   on("session", (e) => (state.sessionId = e.sessionId));
   on("status", (e) => out.append(el("div", { className: "status", textContent: `· ${e.label}${e.detail ? `: ${e.detail}` : ""}` })));
   on("text.delta", (e) => part(`t${e.id}`, () => home(e).appendChild(el("div", { className: "text" }))).append(e.text));
-  on("thinking.delta", (e) => part(`k${e.id}`, () => home(e).appendChild(el("details", { className: "thinking" }, el("summary", { textContent: "thinking" }), el("pre")))).lastChild.append(e.text));
+  on("thinking.delta", (e) =>
+    part(`k${e.id}`, () =>
+      home(e).appendChild(el("details", { className: "thinking" }, el("summary", { textContent: "thinking" }), el("pre"))),
+    ).lastChild.append(e.text),
+  );
   on("tool.call", (e) =>
-    parts.set(`c${e.id}`, home(e).appendChild(el("details", { className: "tool" }, el("summary", { textContent: `tool: ${e.name}` }), el("pre", { textContent: JSON.stringify(e.input, null, 2) })))),
+    parts.set(
+      `c${e.id}`,
+      home(e).appendChild(
+        el(
+          "details",
+          { className: "tool" },
+          el("summary", { textContent: `tool: ${e.name}` }),
+          el("pre", { textContent: JSON.stringify(e.input, null, 2) }),
+        ),
+      ),
+    ),
   );
   on("tool.result", (e) => {
-    const box = parts.get(`c${e.id}`) ?? out.appendChild(el("details", { className: "tool" }, el("summary", { textContent: "tool result" })));
+    const box =
+      parts.get(`c${e.id}`) ?? out.appendChild(el("details", { className: "tool" }, el("summary", { textContent: "tool result" })));
     if (e.isError) box.classList.add("failed");
     box.append(el("pre", { textContent: e.output }));
   });
   on("permission.request", (e) => {
-    const answer = (decision) => api(`/runs/${runId}/permissions/${encodeURIComponent(e.id)}`, { method: "POST", body: JSON.stringify({ decision }) }).catch(() => {});
+    const answer = (decision) =>
+      api(`/runs/${runId}/permissions/${encodeURIComponent(e.id)}`, { method: "POST", body: JSON.stringify({ decision }) }).catch(() => {});
     const box = el(
       "div",
       { className: "permission", role: "group", ariaLabel: "Permission request" },
@@ -138,11 +174,24 @@ function watch(runId) {
     parts.set(`perm${e.id}`, out.appendChild(box));
   });
   on("permission.decision", (e) => {
-    const line = el("div", { className: "status", textContent: `· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.reason ?? e.by})` });
+    const line = el("div", {
+      className: "status",
+      textContent: `· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.reason ?? e.by})`,
+    });
     const box = parts.get(`perm${e.id}`);
     box ? box.replaceWith(line) : out.append(line);
   });
-  on("usage", (e) => ($("usage").textContent = [e.inputTokens !== undefined && `${e.inputTokens} in`, e.outputTokens !== undefined && `${e.outputTokens} out`, e.costUsd !== undefined && `$${e.costUsd.toFixed(4)}`].filter(Boolean).join(" · ")));
+  on(
+    "usage",
+    (e) =>
+      ($("usage").textContent = [
+        e.inputTokens !== undefined && `${e.inputTokens} in`,
+        e.outputTokens !== undefined && `${e.outputTokens} out`,
+        e.costUsd !== undefined && `$${e.costUsd.toFixed(4)}`,
+      ]
+        .filter(Boolean)
+        .join(" · ")),
+  );
   on("error", (e) => out.append(el("div", { className: "error", textContent: `✗ ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` })));
   on("run.finished", (e) => {
     source.close();

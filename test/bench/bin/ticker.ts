@@ -8,7 +8,13 @@
  */
 import { readFileSync, writeSync } from "node:fs";
 
-const spec = JSON.parse(readFileSync(process.env.TICK_SPEC!, "utf8")) as { head: string[]; delta: string; tail: string[]; count: number; intervalMs: number };
+const spec = JSON.parse(readFileSync(process.env.TICK_SPEC!, "utf8")) as {
+  head: string[];
+  delta: string;
+  tail: string[];
+  count: number;
+  intervalMs: number;
+};
 const [before, after] = spec.delta.split("@@TEXT@@") as [string, string];
 const write = (s: string) => {
   const bytes = Buffer.from(s);

@@ -27,7 +27,11 @@ describe.each(PROVIDERS)("api errors (%s)", (provider) => {
     const events = await runApi({ cwd: tmp.path }, stubEnv(stub, provider, tmp.path));
     const [error, ...others] = ofType(events, "error");
     expect(others).toEqual([]);
-    expect(error).toMatchObject({ code: "AGENT_AUTH_REQUIRED", message: `${provider} answered 401: Invalid API key (model stub)`, retryable: false });
+    expect(error).toMatchObject({
+      code: "AGENT_AUTH_REQUIRED",
+      message: `${provider} answered 401: Invalid API key (model stub)`,
+      retryable: false,
+    });
     expect(error!.hint).toContain(provider === "anthropic" ? "ANTHROPIC_API_KEY" : "OPENAI_API_KEY");
     expect(requestsSince(before).count).toBe(1);
     expect(retries(events)).toEqual([]);
@@ -53,7 +57,11 @@ describe.each(PROVIDERS)("api errors (%s)", (provider) => {
     const before = stub.requests.length;
     const events = await runApi({ cwd: tmp.path }, stubEnv(stub, provider, tmp.path));
     expect(finished(events).status).toBe("succeeded");
-    expect(ofType(events, "text.delta").map((e) => e.text).join("")).toBe("finally");
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("finally");
     const { count, gaps } = requestsSince(before);
     expect(count).toBe(3);
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(145);
@@ -109,7 +117,10 @@ describe.each(PROVIDERS)("api errors (%s)", (provider) => {
     const controller = new AbortController();
     const events: OdEvent[] = [];
     const started = performance.now();
-    for await (const e of runAgent({ agent: "api", prompt: "talk slowly", cwd: tmp.path }, { registry, env: stubEnv(stub, provider, tmp.path), signal: controller.signal })) {
+    for await (const e of runAgent(
+      { agent: "api", prompt: "talk slowly", cwd: tmp.path },
+      { registry, env: stubEnv(stub, provider, tmp.path), signal: controller.signal },
+    )) {
       events.push(e);
       if (e.type === "text.delta") controller.abort();
     }
@@ -125,7 +136,10 @@ describe.each(PROVIDERS)("api errors (%s)", (provider) => {
     const controller = new AbortController();
     const events: OdEvent[] = [];
     const started = performance.now();
-    for await (const e of runAgent({ agent: "api", prompt: "x", cwd: tmp.path }, { registry, env: stubEnv(stub, provider, tmp.path), signal: controller.signal })) {
+    for await (const e of runAgent(
+      { agent: "api", prompt: "x", cwd: tmp.path },
+      { registry, env: stubEnv(stub, provider, tmp.path), signal: controller.signal },
+    )) {
       events.push(e);
       if (e.type === "status" && e.label === "retrying") controller.abort();
     }
@@ -146,7 +160,8 @@ describe.each(PROVIDERS)("api errors (%s)", (provider) => {
     await using tmp = tmpdir();
     stub.script({ kind: "slow", text: "a b c d e f g h", delayMs: 300 });
     const started = performance.now();
-    for await (const e of runAgent({ agent: "api", prompt: "x", cwd: tmp.path }, { registry, env: stubEnv(stub, provider, tmp.path) })) if (e.type === "text.delta") break;
+    for await (const e of runAgent({ agent: "api", prompt: "x", cwd: tmp.path }, { registry, env: stubEnv(stub, provider, tmp.path) }))
+      if (e.type === "text.delta") break;
     expect(performance.now() - started).toBeLessThan(1500);
   });
 

@@ -26,7 +26,11 @@ export function stubEnv(stub: ModelStub, provider: ProviderName, home: string, e
   };
 }
 
-export function runApi(request: Partial<RunRequest> & { cwd: string }, env: Record<string, string>, opts: RunOptions = {}): Promise<OdEvent[]> {
+export function runApi(
+  request: Partial<RunRequest> & { cwd: string },
+  env: Record<string, string>,
+  opts: RunOptions = {},
+): Promise<OdEvent[]> {
   return collect(runAgent({ agent: "api", prompt: "do the task", ...request }, { registry, env, ...opts }));
 }
 
@@ -49,7 +53,8 @@ export function toolResultsSent(stub: ModelStub): string[] {
   const out: string[] = [];
   for (const m of body?.messages ?? []) {
     if (m.role === "tool") out.push(String(m.content));
-    if (Array.isArray(m.content)) for (const c of m.content as Array<Record<string, unknown>>) if (c.type === "tool_result") out.push(String(c.content));
+    if (Array.isArray(m.content))
+      for (const c of m.content as Array<Record<string, unknown>>) if (c.type === "tool_result") out.push(String(c.content));
   }
   return out;
 }

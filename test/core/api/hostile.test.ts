@@ -53,16 +53,57 @@ type Call = { name: string; args: Record<string, unknown> };
 
 function corpus(s: Sandbox): Call[] {
   const abs = join(s.outside, "secret.txt");
-  const escapes = ["../outside/secret.txt", abs, "/etc/passwd", "link-out/secret.txt", "secret-link", "abs-link/passwd", "sub/../../outside/secret.txt", "./../outside/secret.txt", join(s.project, "..", "outside", "secret.txt")];
-  const specials = ["dev-link", "/dev/zero", "pipe", "big.txt", "huge.txt", "sub", ".", "dangling", "", "a\u0000b", ...(s.hasDevice ? ["null"] : [])];
-  const writes = ["../outside/new.txt", join(s.outside, "new.txt"), `/tmp/od-hostile-${process.pid}.txt`, "link-out/new.txt", "link-out/deeper/new.txt", "secret-link", "dangling", "dangling-dir/x.txt", "dev-link", "pipe", "sub", ".", "abs-link/evil", "sub/../../outside/x.txt", ...(s.hasDevice ? ["null"] : [])];
+  const escapes = [
+    "../outside/secret.txt",
+    abs,
+    "/etc/passwd",
+    "link-out/secret.txt",
+    "secret-link",
+    "abs-link/passwd",
+    "sub/../../outside/secret.txt",
+    "./../outside/secret.txt",
+    join(s.project, "..", "outside", "secret.txt"),
+  ];
+  const specials = [
+    "dev-link",
+    "/dev/zero",
+    "pipe",
+    "big.txt",
+    "huge.txt",
+    "sub",
+    ".",
+    "dangling",
+    "",
+    "a\u0000b",
+    ...(s.hasDevice ? ["null"] : []),
+  ];
+  const writes = [
+    "../outside/new.txt",
+    join(s.outside, "new.txt"),
+    `/tmp/od-hostile-${process.pid}.txt`,
+    "link-out/new.txt",
+    "link-out/deeper/new.txt",
+    "secret-link",
+    "dangling",
+    "dangling-dir/x.txt",
+    "dev-link",
+    "pipe",
+    "sub",
+    ".",
+    "abs-link/evil",
+    "sub/../../outside/x.txt",
+    ...(s.hasDevice ? ["null"] : []),
+  ];
   return [
     ...[...escapes, ...specials].map((path) => ({ name: "Read", args: { path } })),
     { name: "Read", args: {} },
     { name: "Read", args: { path: 42 } },
     ...writes.map((path) => ({ name: "Write", args: { path, content: "PWNED" } })),
     { name: "Write", args: { path: "huge.txt", content: "x".repeat(WRITE_CAP + 1) } },
-    ...["secret-link", "../outside/secret.txt", "link-out/secret.txt", abs, "pipe", "huge.txt", "dev-link"].map((path) => ({ name: "Edit", args: { path, old_string: "TOP", new_string: "NOT" } })),
+    ...["secret-link", "../outside/secret.txt", "link-out/secret.txt", abs, "pipe", "huge.txt", "dev-link"].map((path) => ({
+      name: "Edit",
+      args: { path, old_string: "TOP", new_string: "NOT" },
+    })),
     { name: "Edit", args: { path: "ok.txt", old_string: "", new_string: "x" } },
     { name: "Bash", args: { command: "cat /etc/passwd" } },
     { name: "WebFetch", args: { url: "http://example.com" } },
@@ -110,7 +151,11 @@ describe("hostile tool calls, on the tools directly", () => {
   test("read-only mode refuses every change, inside the project too", () => {
     const before = { project: snapshot(s.project), outside: snapshot(s.outside) };
     for (const mode of ["read-only"] as Mode[])
-      for (const call of READ_ONLY_CORPUS) expect(runTool(s.root, mode, call.name, call.args)).toEqual({ isError: true, output: `Refused: ${call.name} is not available in read-only mode` });
+      for (const call of READ_ONLY_CORPUS)
+        expect(runTool(s.root, mode, call.name, call.args)).toEqual({
+          isError: true,
+          output: `Refused: ${call.name} is not available in read-only mode`,
+        });
     expectUntouched(before);
   });
 
@@ -140,7 +185,10 @@ describe.each(PROVIDERS)("hostile tool calls through the loop (%s)", (provider) 
 
   test("read-only: no write tool is offered, and writes the model sends anyway are refused", async () => {
     const before = { project: snapshot(s.project), outside: snapshot(s.outside) };
-    stub.script({ kind: "script", steps: [{ tools: [...READ_ONLY_CORPUS, ...corpus(s).filter((c) => c.name !== "Read")] }, { text: "nothing changed" }] });
+    stub.script({
+      kind: "script",
+      steps: [{ tools: [...READ_ONLY_CORPUS, ...corpus(s).filter((c) => c.name !== "Read")] }, { text: "nothing changed" }],
+    });
     const events = await runApi({ cwd: s.project, mode: "read-only" }, stubEnv(stub, provider, base.path));
     expect(stub.requests.at(-1)!.toolNames).toEqual(["Read"]);
     for (const r of ofType(events, "tool.result")) expect(r.isError).toBe(true);

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { backoffMs, DEFAULT_RETRY, postWithRetry, providerMessage, retryAfterMs } from "../../../src/core/api/http.ts";
-import { OdError } from "../../../src/core/errors.ts";
+import type { OdError } from "../../../src/core/errors.ts";
 import type { OdEventBody } from "../../../src/core/events.ts";
 
 let answer: () => Response = () => new Response("ok");
@@ -11,7 +11,10 @@ const fast = { ...DEFAULT_RETRY, baseMs: 5 };
 
 async function post(url = `http://127.0.0.1:${server.port}/x`): Promise<{ events: OdEventBody[]; error?: OdError; ok?: Response }> {
   const events: OdEventBody[] = [];
-  const gen = postWithRetry({ provider: "openai", url, headers: {}, body: {}, signal: new AbortController().signal, authHint: "set the key", note: () => {} }, fast);
+  const gen = postWithRetry(
+    { provider: "openai", url, headers: {}, body: {}, signal: new AbortController().signal, authHint: "set the key", note: () => {} },
+    fast,
+  );
   try {
     for (;;) {
       const step = await gen.next();

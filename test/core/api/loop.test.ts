@@ -10,7 +10,10 @@ import { PROVIDERS, real, runApi, stubEnv, toolResultsSent } from "./harness.ts"
 const stub = await startModelStub();
 afterAll(() => stub.stop());
 
-const text = (events: OdEvent[]) => ofType(events, "text.delta").map((e) => e.text).join("");
+const text = (events: OdEvent[]) =>
+  ofType(events, "text.delta")
+    .map((e) => e.text)
+    .join("");
 
 function expectPaired(events: OdEvent[]) {
   const calls = ofType(events, "tool.call").map((e) => e.id);
@@ -30,7 +33,12 @@ describe.each(PROVIDERS)("api loop (%s)", (provider) => {
       steps: [
         { tools: [{ name: "Read", args: { path: "src/greet.txt" } }] },
         { tools: [{ name: "Edit", args: { path: "src/greet.txt", old_string: "world", new_string: "od" } }] },
-        { tools: [{ name: "Write", args: { path: "notes/done.md", content: "# Done\n" } }, { name: "Read", args: { path: join(real(cwd), "notes/done.md") } }] },
+        {
+          tools: [
+            { name: "Write", args: { path: "notes/done.md", content: "# Done\n" } },
+            { name: "Read", args: { path: join(real(cwd), "notes/done.md") } },
+          ],
+        },
         { text: "All done." },
       ],
     });
@@ -79,7 +87,11 @@ describe.each(PROVIDERS)("api loop (%s)", (provider) => {
     await using tmp = tmpdir();
     stub.script({ kind: "thinking", thinking: "hmm, let me see", text: "the answer" });
     const events = await runApi({ cwd: tmp.path }, stubEnv(stub, provider, tmp.path));
-    expect(ofType(events, "thinking.delta").map((e) => e.text).join("")).toBe("hmm, let me see");
+    expect(
+      ofType(events, "thinking.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("hmm, let me see");
     expect(text(events)).toBe("the answer");
     expect(finished(events).status).toBe("succeeded");
   });

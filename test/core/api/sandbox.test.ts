@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isInside, resolveInside, ToolError } from "../../../src/core/api/sandbox.ts";
 import { READ_CAP, runTool, toolsFor } from "../../../src/core/api/tools.ts";
@@ -34,7 +34,8 @@ describe("resolveInside", () => {
   });
 
   test("non-strings, empty, NUL and absurdly long paths are refused", () => {
-    for (const bad of [undefined, 3, {}, "", "  ", "x\u0000y", "a/".repeat(3000)]) expect(() => resolveInside("/tmp", bad)).toThrow(ToolError);
+    for (const bad of [undefined, 3, {}, "", "  ", "x\u0000y", "a/".repeat(3000)])
+      expect(() => resolveInside("/tmp", bad)).toThrow(ToolError);
   });
 });
 
@@ -55,7 +56,10 @@ describe("tools", () => {
     expect(runTool(root, "edit", "Edit", { path: "f.txt", old_string: "b b", new_string: "b" }).isError).toBe(false);
     expect(readFileSync(join(root, "f.txt"), "utf8")).toBe("aaa b");
     chmodSync(join(root, "f.txt"), 0o755);
-    expect(runTool(root, "edit", "Write", { path: "f.txt", content: "new" })).toEqual({ isError: false, output: "Replaced f.txt (3 bytes)" });
+    expect(runTool(root, "edit", "Write", { path: "f.txt", content: "new" })).toEqual({
+      isError: false,
+      output: "Replaced f.txt (3 bytes)",
+    });
     expect(statSync(join(root, "f.txt")).mode & 0o777).toBe(0o755);
   });
 
@@ -65,13 +69,15 @@ describe("tools", () => {
     mkdirSync(join(root, ".git"));
     writeFileSync(join(root, ".git", "config"), "[core]\n");
     for (const path of [".git/config", "./.git/hooks/pre-commit", "sub/../.GIT/config", "vendor/lib/.git/config"]) {
-      expect(runTool(root, "edit", "Write", { path, content: "[diff \"x\"]\n\ttextconv = sh evil.sh\n" }).output).toContain("inside .git");
+      expect(runTool(root, "edit", "Write", { path, content: '[diff "x"]\n\ttextconv = sh evil.sh\n' }).output).toContain("inside .git");
       expect(runTool(root, "edit", "Edit", { path, old_string: "[core]", new_string: "[x]" }).output).toContain("inside .git");
     }
     expect(readFileSync(join(root, ".git", "config"), "utf8")).toBe("[core]\n");
     expect(runTool(root, "edit", "Read", { path: ".git/config" })).toEqual({ isError: false, output: "[core]\n" });
     expect(runTool(root, "edit", "Write", { path: ".gitignore", content: "x\n" }).isError).toBe(false);
-    expect(runTool(root, "full", "Edit", { path: ".git/config", old_string: "[core]", new_string: "[core]\n\tbare = false" }).isError).toBe(false);
+    expect(runTool(root, "full", "Edit", { path: ".git/config", old_string: "[core]", new_string: "[core]\n\tbare = false" }).isError).toBe(
+      false,
+    );
   });
 
   test("Read refuses binary files and says when a file is empty; a truncated tool input is refused", async () => {

@@ -20,7 +20,11 @@ async function all(chunks: string[], max?: number) {
 describe("readSse", () => {
   test("events, multi-line data, comments, CRLF and CR, split anywhere", async () => {
     const text = "event: a\r\ndata: 1\r\n\r\n: comment\n\ndata: x\ndata: y\n\nevent: b\rdata:no-space\r\r";
-    const expected = [{ event: "a", data: "1" }, { event: undefined, data: "x\ny" }, { event: "b", data: "no-space" }];
+    const expected = [
+      { event: "a", data: "1" },
+      { event: undefined, data: "x\ny" },
+      { event: "b", data: "no-space" },
+    ];
     expect(await all([text])).toEqual(expected);
     for (let cut = 1; cut < text.length; cut++) expect(await all([text.slice(0, cut), text.slice(cut)])).toEqual(expected);
   });
@@ -41,6 +45,6 @@ describe("readSse", () => {
 
   test("an event over the bound fails instead of growing", async () => {
     await expect(all([`data: ${"x".repeat(100)}\n\n`], 50)).rejects.toThrow("over 50 bytes");
-    await expect(all(["data: " + "x".repeat(100)], 50)).rejects.toThrow("over 50 bytes");
+    await expect(all([`data: ${"x".repeat(100)}`], 50)).rejects.toThrow("over 50 bytes");
   });
 });

@@ -16,7 +16,8 @@ const server = Bun.serve({
 });
 afterAll(() => server.stop(true));
 
-const sse = (data: unknown, event?: string) => `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
+const sse = (data: unknown, event?: string) =>
+  `${event ? `event: ${event}\n` : ""}data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 const envFor = (provider: "anthropic" | "openai", home: string) => ({
   HOME: home,
   OD_HOME: join(home, ".od"),
@@ -29,7 +30,10 @@ const chunk = (delta: unknown, finish: string | null = null) => sse({ choices: [
 
 describe("anthropic streams", () => {
   const start = sse({ type: "message_start", message: { usage: { input_tokens: 3 } } });
-  const textBlock = [sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }), sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "partial" } })];
+  const textBlock = [
+    sse({ type: "content_block_start", index: 0, content_block: { type: "text", text: "" } }),
+    sse({ type: "content_block_delta", index: 0, delta: { type: "text_delta", text: "partial" } }),
+  ];
 
   test("an error event mid-stream fails the run with the provider's words", async () => {
     await using tmp = tmpdir();
@@ -51,7 +55,11 @@ describe("anthropic streams", () => {
 describe("openai-compatible streams", () => {
   test("tool calls without ids or indexes (Ollama), a repeated id, reasoning, and OpenRouter's cost", async () => {
     await using tmp = tmpdir();
-    const call = (args: Record<string, unknown>, id?: string) => ({ ...(id ? { id } : {}), type: "function", function: { name: "Read", arguments: JSON.stringify(args) } });
+    const call = (args: Record<string, unknown>, id?: string) => ({
+      ...(id ? { id } : {}),
+      type: "function",
+      function: { name: "Read", arguments: JSON.stringify(args) },
+    });
     frames = [
       chunk({ reasoning: "thinking it over" }),
       chunk({ tool_calls: [call({ path: "a.txt" }), call({ path: "b.txt" }, "dup"), call({ path: "c.txt" }, "dup")] }),
@@ -66,7 +74,11 @@ describe("openai-compatible streams", () => {
     expect(new Set(calls.map((c) => c.id)).size).toBe(3);
     expect(calls[1]!.id).toBe("dup");
     expect(ofType(events, "tool.result").map((r) => r.id)).toEqual(calls.map((c) => c.id));
-    expect(ofType(events, "thinking.delta").map((e) => e.text).join("")).toBe("thinking it over");
+    expect(
+      ofType(events, "thinking.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("thinking it over");
     expect(ofType(events, "usage")[0]).toMatchObject({ source: "turn", inputTokens: 10, outputTokens: 5, cacheRead: 4, costUsd: 0.0012 });
     expect(ofType(events, "usage").at(-1)).toMatchObject({ source: "run", costUsd: 0.0012 });
     expect(ofType(events, "error")[0]!.message).toContain("Stopped after 1 model turns");
@@ -87,16 +99,49 @@ describe("message mapping", () => {
   const conversation: Message[] = [
     { role: "user", content: [{ type: "text", text: "first" }] },
     { role: "user", content: [{ type: "text", text: "again" }] },
-    { role: "assistant", content: [{ type: "thinking", text: "unsigned" }, { type: "thinking", text: "signed", signature: "sig" }, { type: "text", text: "calling" }, { type: "tool_use", id: "t1", name: "Read", input: { path: "a" } }] },
-    { role: "user", content: [{ type: "tool_result", id: "t1", output: "nope", isError: true }, { type: "text", text: "and now?" }] },
+    {
+      role: "assistant",
+      content: [
+        { type: "thinking", text: "unsigned" },
+        { type: "thinking", text: "signed", signature: "sig" },
+        { type: "text", text: "calling" },
+        { type: "tool_use", id: "t1", name: "Read", input: { path: "a" } },
+      ],
+    },
+    {
+      role: "user",
+      content: [
+        { type: "tool_result", id: "t1", output: "nope", isError: true },
+        { type: "text", text: "and now?" },
+      ],
+    },
     { role: "assistant", content: [] },
   ];
 
   test("anthropic: same-role messages merge, unsigned thinking and empty messages are dropped", () => {
     expect(anthropicWire(conversation)).toEqual([
-      { role: "user", content: [{ type: "text", text: "first" }, { type: "text", text: "again" }] },
-      { role: "assistant", content: [{ type: "thinking", thinking: "signed", signature: "sig" }, { type: "text", text: "calling" }, { type: "tool_use", id: "t1", name: "Read", input: { path: "a" } }] },
-      { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "nope", is_error: true }, { type: "text", text: "and now?" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "first" },
+          { type: "text", text: "again" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "thinking", thinking: "signed", signature: "sig" },
+          { type: "text", text: "calling" },
+          { type: "tool_use", id: "t1", name: "Read", input: { path: "a" } },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "t1", content: "nope", is_error: true },
+          { type: "text", text: "and now?" },
+        ],
+      },
     ]);
   });
 
@@ -104,7 +149,11 @@ describe("message mapping", () => {
     expect(openaiWire(conversation)).toEqual([
       { role: "user", content: "first" },
       { role: "user", content: "again" },
-      { role: "assistant", content: "calling", tool_calls: [{ id: "t1", type: "function", function: { name: "Read", arguments: '{"path":"a"}' } }] },
+      {
+        role: "assistant",
+        content: "calling",
+        tool_calls: [{ id: "t1", type: "function", function: { name: "Read", arguments: '{"path":"a"}' } }],
+      },
       { role: "tool", tool_call_id: "t1", content: "Error: nope" },
       { role: "user", content: "and now?" },
     ]);

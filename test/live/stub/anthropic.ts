@@ -1,7 +1,7 @@
 // Anthropic Messages API: POST /v1/messages (SSE or JSON) and /v1/messages/count_tokens.
-import { arr, defined, isRecord, rec, str, toolSpec, type Json } from "./request.ts";
+import { arr, defined, isRecord, type Json, rec, str, toolSpec } from "./request.ts";
 import { newId } from "./scenario.ts";
-import { hang, json, paced, streamResponse, type Frame } from "./stream.ts";
+import { type Frame, hang, json, paced, streamResponse } from "./stream.ts";
 import type { Reply, StreamCtx, Turn } from "./types.ts";
 
 function blockText(content: unknown): string | undefined {
@@ -15,8 +15,7 @@ export function parse(body: unknown): Turn {
   const b = rec(body);
   const messages = arr(b.messages).filter(isRecord);
   const last = messages.at(-1);
-  const hasToolResult =
-    last?.role === "user" && arr(last.content).some((c) => rec(c).type === "tool_result");
+  const hasToolResult = last?.role === "user" && arr(last.content).some((c) => rec(c).type === "tool_result");
   let lastUserText: string | undefined;
   for (const m of [...messages].reverse()) {
     if (m.role !== "user") continue;
@@ -60,7 +59,8 @@ function message(turn: Turn, content: Json[], stopReason: string | null, outToke
 
 /** Content blocks for the final (non-streaming) message. */
 function fullContent(reply: Exclude<Reply, { kind: "stall" | "auth-error" }>): Json[] {
-  if (reply.kind === "tool") return [reply, ...(reply.more ?? [])].map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args }));
+  if (reply.kind === "tool")
+    return [reply, ...(reply.more ?? [])].map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args }));
   const out: Json[] = [];
   if (reply.thinking.length) out.push({ type: "thinking", thinking: reply.thinking.join(""), signature: SIGNATURE });
   out.push({ type: "text", text: reply.chunks.join("") });
@@ -74,7 +74,10 @@ function ev(type: string, data: Json): Frame {
 function block(index: number, start: Json, deltas: Json[], delayMs = 0): Frame[] {
   return [
     ev("content_block_start", { index, content_block: start }),
-    ...paced(deltas.map((delta) => ev("content_block_delta", { index, delta })), delayMs),
+    ...paced(
+      deltas.map((delta) => ev("content_block_delta", { index, delta })),
+      delayMs,
+    ),
     ev("content_block_stop", { index }),
   ];
 }

@@ -8,7 +8,13 @@ export function failureResponse(api: ApiKind, f: HttpFailure): Response {
   const body =
     api === "anthropic"
       ? { type: "error", error: { type: ANTHROPIC_TYPES[f.status] ?? "api_error", message: f.message } }
-      : { error: { message: f.message, type: f.status === 429 ? "rate_limit_exceeded" : "server_error", code: f.status === 429 ? "rate_limit_exceeded" : null } };
+      : {
+          error: {
+            message: f.message,
+            type: f.status === 429 ? "rate_limit_exceeded" : "server_error",
+            code: f.status === 429 ? "rate_limit_exceeded" : null,
+          },
+        };
   const res = json(body, f.status);
   for (const [k, v] of Object.entries(f.headers)) res.headers.set(k, v);
   return res;

@@ -1,7 +1,7 @@
 // Gemini API: POST /v1beta/models/{model}:generateContent | :streamGenerateContent[?alt=sse] | :countTokens.
-import { arr, defined, isRecord, rec, str, toolSpec, type Json } from "./request.ts";
+import { arr, defined, isRecord, type Json, rec, str, toolSpec } from "./request.ts";
 import { newId } from "./scenario.ts";
-import { hang, json, paced, streamResponse, type Frame } from "./stream.ts";
+import { type Frame, hang, json, paced, streamResponse } from "./stream.ts";
 import type { Reply, StreamCtx, Turn } from "./types.ts";
 
 export type GeminiMethod = "generateContent" | "streamGenerateContent" | "countTokens";
@@ -86,7 +86,12 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx, sse: boolean): 
     const texts = reply.chunks.map((text) => ({ text }));
     all = [...(thoughts.length ? [{ text: reply.thinking.join(""), thought: true }] : []), { text: reply.chunks.join("") }];
     frames.push(...thoughts.map((p) => chunk([p])));
-    frames.push(...paced(texts.slice(0, -1).map((p) => chunk([p])), reply.delayMs));
+    frames.push(
+      ...paced(
+        texts.slice(0, -1).map((p) => chunk([p])),
+        reply.delayMs,
+      ),
+    );
     if (reply.delayMs > 0 && texts.length > 1) frames.push({ pause: reply.delayMs });
     frames.push(chunk(texts.slice(-1), "STOP", texts.length + thoughts.length));
   }

@@ -1,7 +1,7 @@
 // OpenAI Chat Completions: POST /v1/chat/completions (SSE chunks or one JSON completion).
-import { arr, defined, isRecord, rec, str, toolSpec, type Json } from "./request.ts";
+import { arr, defined, isRecord, type Json, rec, str, toolSpec } from "./request.ts";
 import { newId } from "./scenario.ts";
-import { hang, json, paced, streamResponse, type Frame } from "./stream.ts";
+import { type Frame, hang, json, paced, streamResponse } from "./stream.ts";
 import type { Reply, StreamCtx, Turn } from "./types.ts";
 
 function contentText(content: unknown): string | undefined {
@@ -51,7 +51,11 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx): Response | Pro
     const message: Json = { role: "assistant", content: reply.kind === "text" ? reply.chunks.join("") : null };
     if (reply.kind === "text" && reply.thinking.length) message.reasoning_content = reply.thinking.join("");
     if (reply.kind === "tool") {
-      message.tool_calls = [reply, ...(reply.more ?? [])].map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: JSON.stringify(c.args) } }));
+      message.tool_calls = [reply, ...(reply.more ?? [])].map((c) => ({
+        id: c.id,
+        type: "function",
+        function: { name: c.name, arguments: JSON.stringify(c.args) },
+      }));
     }
     const choices = [{ index: 0, message, finish_reason: finish }];
     return json({ id, object: "chat.completion", created, model, choices, usage: USAGE(outTokens) });
@@ -68,7 +72,12 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx): Response | Pro
     });
   } else {
     frames.push(...reply.thinking.map((t) => chunk({ reasoning_content: t })));
-    frames.push(...paced(reply.chunks.map((t) => chunk({ content: t })), reply.delayMs));
+    frames.push(
+      ...paced(
+        reply.chunks.map((t) => chunk({ content: t })),
+        reply.delayMs,
+      ),
+    );
   }
   frames.push(chunk({}, finish));
   if (turn.includeUsage) {

@@ -1,9 +1,10 @@
 // OpenAI Responses API: POST /v1/responses (SSE events or one JSON response).
-import { arr, defined, isRecord, rec, str, toolSpec, type Json } from "./request.ts";
-import { newId } from "./scenario.ts";
-import { hang, json, paced, streamResponse, type Frame } from "./stream.ts";
-import type { Reply, StreamCtx, Turn } from "./types.ts";
+
 import { authError } from "./openai-chat.ts";
+import { arr, defined, isRecord, type Json, rec, str, toolSpec } from "./request.ts";
+import { newId } from "./scenario.ts";
+import { type Frame, hang, json, paced, streamResponse } from "./stream.ts";
+import type { Reply, StreamCtx, Turn } from "./types.ts";
 
 export { authError };
 
@@ -99,7 +100,7 @@ export function render(reply: Reply, turn: Turn, ctx: StreamCtx): Response | Pro
   let seq = 0;
   const ev = (type: string, d: Json): Frame => ({ event: type, data: { type, sequence_number: seq++, ...d } });
   const response = (status: string, output: Json[], usage: Json | null): Json => ({
-    id: "resp_stub_" + ids.msg.slice(4),
+    id: `resp_stub_${ids.msg.slice(4)}`,
     object: "response",
     created_at: Math.floor(Date.now() / 1000),
     status,

@@ -74,7 +74,10 @@ function writeCall(s: Extract<Scenario, { kind: "tool-write" }>, tool: ToolSpec,
 
 /** codex's apply_patch grammar: one added file, every content line prefixed with "+". */
 function addFilePatch(file: string, content: string): string {
-  const lines = content.replace(/\n$/, "").split("\n").map((l) => `+${l}`);
+  const lines = content
+    .replace(/\n$/, "")
+    .split("\n")
+    .map((l) => `+${l}`);
   return ["*** Begin Patch", `*** Add File: ${file}`, ...lines, "*** End Patch"].join("\n");
 }
 

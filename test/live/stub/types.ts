@@ -54,7 +54,14 @@ export interface Turn {
 /** The stub's decision for one request, rendered by each API in its own wire shape. */
 export type Reply =
   | { kind: "text"; chunks: string[]; thinking: string[]; delayMs: number }
-  | { kind: "tool"; id: string; name: string; args: Record<string, unknown>; input?: string; more?: Array<{ id: string; name: string; args: Record<string, unknown> }> }
+  | {
+      kind: "tool";
+      id: string;
+      name: string;
+      args: Record<string, unknown>;
+      input?: string;
+      more?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+    }
   | { kind: "stall" }
   | { kind: "auth-error"; message: string };
 
