@@ -4,29 +4,32 @@
  *   import { runAgent } from "od";
  *   for await (const e of runAgent({ agent: "claude", prompt: "fix the tests", cwd: "." })) console.log(e);
  */
-import type { Adapter } from "./core/adapter.ts";
-import type { Detection } from "./core/detect.ts";
-import { type CachedDetections, detectCached } from "./core/detect-cache.ts";
-import { OdError } from "./core/errors.ts";
-import { loadRegistry, type Registry } from "./core/registry.ts";
 
-export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/adapter.ts";
-export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/adapter.ts";
-export type { Detection } from "./core/detect.ts";
+import { loadRegistry } from "./builtins.ts";
+import type { Adapter } from "./core/agents/adapter.ts";
+import type { Detection } from "./core/agents/detect.ts";
+import { type CachedDetections, detectCached } from "./core/agents/detect-cache.ts";
+import type { Registry } from "./core/agents/registry.ts";
+import { OdError } from "./core/errors.ts";
+
+export { loadRegistry, loadSkills } from "./builtins.ts";
+export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/agents/adapter.ts";
+export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/agents/adapter.ts";
+export type { Detection } from "./core/agents/detect.ts";
+export type { Registry } from "./core/agents/registry.ts";
+export { createRegistry } from "./core/agents/registry.ts";
+export { selectAgent } from "./core/agents/select.ts";
 export { ErrorCode, OdError } from "./core/errors.ts";
 export type { OdEventBody } from "./core/events.ts";
 export { eventJsonSchema, Mode, OdEvent } from "./core/events.ts";
-export type { ParallelItem, ParallelResult } from "./core/parallel.ts";
-export { parallel } from "./core/parallel.ts";
-export type { Broker, Decision, PermissionAsk } from "./core/permissions.ts";
-export type { Registry } from "./core/registry.ts";
-export { createRegistry, loadRegistry } from "./core/registry.ts";
-export { runWithRetry } from "./core/retry.ts";
-export type { RunOptions, RunPlan } from "./core/run.ts";
-export { planRun, RunRequest, runAgent } from "./core/run.ts";
-export { selectAgent } from "./core/select.ts";
-export { loadSkills } from "./core/skills.ts";
-export { VERSION } from "./version.ts";
+export type { ParallelItem, ParallelResult } from "./core/run/parallel.ts";
+export { parallel } from "./core/run/parallel.ts";
+export type { Broker, Decision, PermissionAsk } from "./core/run/permissions.ts";
+export { runWithRetry } from "./core/run/retry.ts";
+export type { RunOptions, RunPlan } from "./core/run/run.ts";
+export { planRun, RunRequest, runAgent } from "./core/run/run.ts";
+
+export { VERSION } from "./core/version.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -2,7 +2,7 @@
 import { defineCommand, runCommand, runMain } from "citty";
 import { renderError } from "./cli/command.ts";
 import { OdError } from "./core/errors.ts";
-import { VERSION } from "./version.ts";
+import { VERSION } from "./core/version.ts";
 
 const load = <T>(p: Promise<{ default: T }>) => p.then((m) => m.default);
 

@@ -4,13 +4,13 @@
  * the argument of a factory `export default (od) => od.defineAdapter({...})`.
  */
 import { z } from "zod";
-import { defineAdapter, defineLinesProtocol } from "./core/adapter.ts";
-import { classifyStderr, classifyText, errorFromText } from "./core/classify-text.ts";
+import { defineAdapter, defineLinesProtocol } from "./core/agents/adapter.ts";
+import { classifyStderr, classifyText, errorFromText } from "./core/agents/classify-text.ts";
 import { OdError } from "./core/errors.ts";
-import { arr, asRecord, num, str, textOf } from "./core/parse-helpers.ts";
 // For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
-import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/parsers/claude-stream.ts";
-import { VERSION } from "./version.ts";
+import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/protocols/claude-stream.ts";
+import { arr, asRecord, num, str, textOf } from "./core/protocols/parse-helpers.ts";
+import { VERSION } from "./core/version.ts";
 
 export type {
   Adapter,
@@ -20,9 +20,9 @@ export type {
   Invocation,
   InvokeContext,
   LinesProtocol,
-} from "./core/adapter.ts";
+} from "./core/agents/adapter.ts";
 export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
-export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/parsers/claude-stream.ts";
+export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/protocols/claude-stream.ts";
 export {
   arr,
   asRecord,

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync 
 import { tmpdir as osTmp } from "node:os";
 import { join, resolve } from "node:path";
 import type { OdEvent } from "../src/core/events.ts";
-import { groupMembers } from "../src/core/process.ts";
+import { groupMembers } from "../src/core/os/process.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const FAKE_AGENT = join(ROOT, "test/bin/fake-agent.ts");

@@ -1,5 +1,5 @@
-import { detectCached } from "../core/detect-cache.ts";
-import { loadRegistry } from "../core/registry.ts";
+import { loadRegistry } from "../builtins.ts";
+import { detectCached } from "../core/agents/detect-cache.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 

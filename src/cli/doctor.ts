@@ -1,9 +1,9 @@
 import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { detectCached } from "../core/detect-cache.ts";
-import { liveCheck } from "../core/live-check.ts";
-import { odHome, pluginDirs } from "../core/paths.ts";
-import { loadRegistry } from "../core/registry.ts";
+import { loadRegistry } from "../builtins.ts";
+import { detectCached } from "../core/agents/detect-cache.ts";
+import { liveCheck } from "../core/agents/live-check.ts";
+import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { printJson } from "./table.ts";

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
+import { loadRegistry } from "../builtins.ts";
+import { writeRole } from "../core/agents/roles.ts";
 import { OdError } from "../core/errors.ts";
-import { loadRegistry } from "../core/registry.ts";
-import { writeRole } from "../core/roles.ts";
 import { odCommand } from "./command.ts";
 
 export default odCommand({

@@ -1,4 +1,4 @@
-import { loadRegistry } from "../core/registry.ts";
+import { loadRegistry } from "../builtins.ts";
 import { listModels } from "../index.ts";
 import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";

@@ -1,8 +1,9 @@
+import { loadSkills } from "../builtins.ts";
+import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
-import { type ParallelResult, parallel } from "../core/parallel.ts";
-import type { Registry } from "../core/registry.ts";
-import type { RetryPolicy } from "../core/retry.ts";
-import type { RunRequest } from "../core/run.ts";
+import { type ParallelResult, parallel } from "../core/run/parallel.ts";
+import type { RetryPolicy } from "../core/run/retry.ts";
+import type { RunRequest } from "../core/run/run.ts";
 import { createTextRenderer } from "./render.ts";
 import { table } from "./table.ts";
 
@@ -48,7 +49,7 @@ export async function runParallel(
   const shown = new Set<string>(); // errors the agent's own stream already showed
   for await (const item of parallel(
     agents.map((agent) => ({ ...base, agent })),
-    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor },
+    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor, skills: () => loadSkills() },
   )) {
     if ("result" in item) {
       results.push(item.result);

@@ -1,5 +1,5 @@
-import { pluginDirs } from "../core/paths.ts";
-import { loadRegistry } from "../core/registry.ts";
+import { loadRegistry } from "../builtins.ts";
+import { pluginDirs } from "../core/os/paths.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 

@@ -1,12 +1,12 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { loadRegistry, loadSkills } from "../builtins.ts";
+import { selectAgent } from "../core/agents/select.ts";
 import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
-import { loadRegistry } from "../core/registry.ts";
-import { withResult } from "../core/result.ts";
-import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
-import { planRun } from "../core/run.ts";
-import { selectAgent } from "../core/select.ts";
+import { DEFAULT_RETRY, runWithRetry } from "../core/run/retry.ts";
+import { planRun } from "../core/run/run.ts";
+import { withResult } from "../core/run/summary.ts";
 import { batchedSinks } from "./batched.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
@@ -119,7 +119,8 @@ export default odCommand({
             "Run each agent on its own for that.",
           );
       if (args["dry-run"]) {
-        for (const agent of agents) printPlan(await planRun({ ...base, agent }, { registry }), Boolean(args.json), agent);
+        for (const agent of agents)
+          printPlan(await planRun({ ...base, agent }, { registry, skills: () => loadSkills() }), Boolean(args.json), agent);
         return;
       }
       const controller = new AbortController();
@@ -139,7 +140,7 @@ export default odCommand({
     const request = { ...base, agent, resume: args.resume, role: args.role };
 
     if (args["dry-run"]) {
-      printPlan(await planRun(request, { registry }), Boolean(args.json));
+      printPlan(await planRun(request, { registry, skills: () => loadSkills() }), Boolean(args.json));
       return;
     }
 
@@ -163,7 +164,7 @@ export default odCommand({
     let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
     const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
     if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
-    const events = runWithRetry(request, { registry, signal: controller.signal, broker }, policyFor(agent));
+    const events = runWithRetry(request, { registry, signal: controller.signal, broker, skills: () => loadSkills() }, policyFor(agent));
     try {
       for await (const event of args.json || args.result ? withResult(events, resolve(args.cwd ?? process.cwd())) : events) {
         if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);

@@ -1,6 +1,6 @@
-import { detectCached } from "../core/detect-cache.ts";
+import { loadRegistry } from "../builtins.ts";
+import { detectCached } from "../core/agents/detect-cache.ts";
 import { OdError } from "../core/errors.ts";
-import { loadRegistry } from "../core/registry.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
 import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";

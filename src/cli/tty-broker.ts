@@ -1,5 +1,5 @@
 import { createReadStream } from "node:fs";
-import type { Broker } from "../core/permissions.ts";
+import type { Broker } from "../core/run/permissions.ts";
 
 /**
  * Asks on the terminal: the question goes to stderr, the answer is one line

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/errors.ts";
-import type { Registry } from "../core/registry.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { uploadRoutes } from "./routes/uploads.ts";

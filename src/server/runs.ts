@@ -1,12 +1,13 @@
+import { loadSkills } from "../builtins.ts";
+import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
-import type { LogBatch, LogCursor } from "../core/log-read.ts";
-import type { LogWriter } from "../core/log-writer.ts";
-import type { Broker, Decision } from "../core/permissions.ts";
-import type { Registry } from "../core/registry.ts";
-import { DEFAULT_RETRY, runWithRetry } from "../core/retry.ts";
-import type { RunRequest } from "../core/run.ts";
-import type { RunLog, RunSummary } from "../core/run-log.ts";
-import type { Slots } from "../core/slots.ts";
+import type { Broker, Decision } from "../core/run/permissions.ts";
+import { DEFAULT_RETRY, runWithRetry } from "../core/run/retry.ts";
+import type { RunRequest } from "../core/run/run.ts";
+import type { Slots } from "../core/run/slots.ts";
+import type { LogBatch, LogCursor } from "../core/store/log-read.ts";
+import type { LogWriter } from "../core/store/log-writer.ts";
+import type { RunLog, RunSummary } from "../core/store/run-log.ts";
 
 interface LiveRun {
   request: RunRequest;
@@ -64,6 +65,7 @@ export class RunStore {
       const options = {
         runId,
         registry: this.deps.registry,
+        skills: () => loadSkills([], this.deps.env),
         env: this.deps.env,
         signal: controller.signal,
         slots: this.deps.slots,

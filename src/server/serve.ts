@@ -1,10 +1,10 @@
 import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
-import { odHome } from "../core/paths.ts";
-import type { Registry } from "../core/registry.ts";
-import { RunLog } from "../core/run-log.ts";
-import { Slots } from "../core/slots.ts";
+import { odHome } from "../core/os/paths.ts";
+import { Slots } from "../core/run/slots.ts";
+import { RunLog } from "../core/store/run-log.ts";
 import { createApp } from "./app.ts";
 import { RunStore } from "./runs.ts";
 

@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import type { LogCursor, LoggedEvent } from "../core/log-read.ts";
+import type { LogCursor, LoggedEvent } from "../core/store/log-read.ts";
 import type { RunStore } from "./runs.ts";
 
 export const HEARTBEAT_MS = 15_000;

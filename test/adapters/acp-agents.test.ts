@@ -4,8 +4,8 @@
  * whose real shape is an exit 1 with only a stderr line.
  */
 import { describe, expect, test } from "bun:test";
-import type { Adapter, InvokeContext } from "../../src/core/adapter.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadRegistry } from "../../src/builtins.ts";
+import type { Adapter, InvokeContext } from "../../src/core/agents/adapter.ts";
 
 const registry = await loadRegistry([]);
 const adapter = (id: string): Adapter => registry.get(id)!.adapter;

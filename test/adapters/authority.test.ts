@@ -4,9 +4,9 @@
  * CLI's parser would read as flags of their own, and a prompt passed as a positional.
  */
 import { describe, expect, test } from "bun:test";
-import type { Adapter } from "../../src/core/adapter.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
-import { planRun, runAgent } from "../../src/core/run.ts";
+import { loadRegistry } from "../../src/builtins.ts";
+import type { Adapter } from "../../src/core/agents/adapter.ts";
+import { planRun, runAgent } from "../../src/core/run/run.ts";
 import { collect, ofType, tmpdir } from "../helpers.ts";
 
 const registry = await loadRegistry([]);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import amp from "../../plugins/amp/index.ts";
 import kimi from "../../plugins/kimi/index.ts";
-import type { Adapter } from "../../src/core/adapter.ts";
+import type { Adapter } from "../../src/core/agents/adapter.ts";
 import type { OdEvent } from "../../src/core/events.ts";
 
 function classify(adapter: Pick<Adapter, "classify">, stderrTail: string, rawLines: string[] = []) {

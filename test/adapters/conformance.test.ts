@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinIds } from "../../plugins/index.gen.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadRegistry } from "../../src/builtins.ts";
 import { FIXTURES } from "../helpers.ts";
 import { type Expectations, runAdapterSuite } from "./conformance.ts";
 

@@ -5,12 +5,12 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Adapter, validateAdapter } from "../../src/core/adapter.ts";
+import { type Adapter, validateAdapter } from "../../src/core/agents/adapter.ts";
+import { createRegistry, type RegistryEntry } from "../../src/core/agents/registry.ts";
 import { type Mode, OdEvent } from "../../src/core/events.ts";
-import { interpret } from "../../src/core/interpret.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
-import { createRegistry, type RegistryEntry } from "../../src/core/registry.ts";
-import { runAgent } from "../../src/core/run.ts";
+import { interpret } from "../../src/core/protocols/interpret.ts";
+import { runAgent } from "../../src/core/run/run.ts";
 import { collect, FIXTURES, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 
 /** Tokens that lift a CLI's approvals or sandbox; never allowed below `full`. */

@@ -8,11 +8,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadRegistry } from "../../src/builtins.ts";
 import type { Mode } from "../../src/core/events.ts";
-import { interpret } from "../../src/core/interpret.ts";
-import { decisionEvent, policyDecision, requestEvent } from "../../src/core/permissions.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { interpret } from "../../src/core/protocols/interpret.ts";
+import { decisionEvent, policyDecision, requestEvent } from "../../src/core/run/permissions.ts";
 import { FIXTURES } from "../helpers.ts";
 
 interface Golden {

@@ -6,9 +6,9 @@
  * process; the compiled `od agents --refresh` is reported beside them.
  */
 import { join } from "node:path";
-import { DEFAULT_PROBE_MS, detectAll, detectOne } from "../../src/core/detect.ts";
-import { probe } from "../../src/core/probe.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { loadRegistry } from "../../src/builtins.ts";
+import { DEFAULT_PROBE_MS, detectAll, detectOne } from "../../src/core/agents/detect.ts";
+import { probe } from "../../src/core/os/probe.ts";
 import { tmpdir } from "../helpers.ts";
 import { fakeBin, isolatedEnv, OD } from "./fakes.ts";
 import { type Figure, figure, median } from "./stats.ts";

@@ -9,10 +9,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Adapter } from "../../src/core/adapter.ts";
-import { interpret } from "../../src/core/interpret.ts";
+import { loadRegistry } from "../../src/builtins.ts";
+import type { Adapter } from "../../src/core/agents/adapter.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
-import { loadRegistry } from "../../src/core/registry.ts";
+import { interpret } from "../../src/core/protocols/interpret.ts";
 import { FIXTURES } from "../helpers.ts";
 import { type Figure, figure, median } from "./stats.ts";
 

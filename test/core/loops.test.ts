@@ -1,15 +1,15 @@
 // The third protocol kind: an agent loop inside od, run by the pipeline where it would spawn.
 import { describe, expect, test } from "bun:test";
 import api from "../../plugins/api.ts";
-import { validateAdapter } from "../../src/core/adapter.ts";
-import { detectOne } from "../../src/core/detect.ts";
-import { detectCached } from "../../src/core/detect-cache.ts";
+import { validateAdapter } from "../../src/core/agents/adapter.ts";
+import { detectOne } from "../../src/core/agents/detect.ts";
+import { detectCached } from "../../src/core/agents/detect-cache.ts";
+import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEventBody } from "../../src/core/events.ts";
 import { loopDriver, loops } from "../../src/core/loops/index.ts";
 import { type Loop, LoopProcess } from "../../src/core/loops/transport.ts";
-import { createRegistry } from "../../src/core/registry.ts";
-import { planRun, runAgent } from "../../src/core/run.ts";
-import { VERSION } from "../../src/version.ts";
+import { planRun, runAgent } from "../../src/core/run/run.ts";
+import { VERSION } from "../../src/core/version.ts";
 import { collect, finished, ofType, tmpdir } from "../helpers.ts";
 
 const spec = { argv: [], env: {}, cwd: "/", stdin: "p" };

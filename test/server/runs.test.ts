@@ -2,9 +2,9 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { OdEvent } from "../../src/core/events.ts";
-import type { LogWriter } from "../../src/core/log-writer.ts";
-import { RunLog } from "../../src/core/run-log.ts";
-import { Slots } from "../../src/core/slots.ts";
+import { Slots } from "../../src/core/run/slots.ts";
+import type { LogWriter } from "../../src/core/store/log-writer.ts";
+import { RunLog } from "../../src/core/store/run-log.ts";
 import { RunStore } from "../../src/server/runs.ts";
 import { alive, installFake, tmpdir } from "../helpers.ts";
 import { registry, testApp } from "./support.ts";

@@ -1,8 +1,8 @@
 import { join } from "node:path";
+import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../src/core/events.ts";
-import { createRegistry } from "../../src/core/registry.ts";
-import { RunLog } from "../../src/core/run-log.ts";
-import { Slots } from "../../src/core/slots.ts";
+import { Slots } from "../../src/core/run/slots.ts";
+import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RunStore } from "../../src/server/runs.ts";
 import { type FakeStep, installFake } from "../helpers.ts";

@@ -1,7 +1,7 @@
 // Reads one 100 MB line (no newline, ever) from the fake agent through AgentProcess, in a
 // process of its own so the figure is not blurred by the test runner's heap, and prints
 // {frames, growthBytes} as JSON. Used by test/core/process.test.ts.
-import { AgentProcess } from "../../src/core/process.ts";
+import { AgentProcess } from "../../src/core/os/process.ts";
 import { FAKE_AGENT, installFake, tmpdir } from "../helpers.ts";
 
 const MB = 1024 * 1024;

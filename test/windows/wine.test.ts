@@ -6,7 +6,7 @@
  * Asserts on what arrived, never on Wine's exit codes or messages.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { EXE_LINE_LIMIT, SHIM_LINE_LIMIT, windowsLaunch } from "../../src/core/windows.ts";
+import { EXE_LINE_LIMIT, SHIM_LINE_LIMIT, windowsLaunch } from "../../src/core/os/windows.ts";
 import { createFixture, type Fixture, OD_EXE, type OdRun, peHeader, runOd, SECRET, wineComSpec } from "./wine.ts";
 
 const ENABLED = process.env.OD_WINDOWS === "1";

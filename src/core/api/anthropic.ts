@@ -1,6 +1,6 @@
-import { errorFromText } from "../classify-text.ts";
+import { errorFromText } from "../agents/classify-text.ts";
 import { OdError } from "../errors.ts";
-import { safeJson } from "../parse-helpers.ts";
+import { safeJson } from "../protocols/parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";

@@ -3,8 +3,8 @@ import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../errors.ts";
 import type { Env } from "../loops/transport.ts";
-import { safeJson } from "../parse-helpers.ts";
-import { odHome } from "../paths.ts";
+import { odHome } from "../os/paths.ts";
+import { safeJson } from "../protocols/parse-helpers.ts";
 
 /** One part of a message, provider-neutral; each client maps it to its wire format. */
 const Block = z.discriminatedUnion("type", [

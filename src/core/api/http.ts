@@ -1,7 +1,7 @@
-import { classifyText } from "../classify-text.ts";
+import { classifyText } from "../agents/classify-text.ts";
 import { type ErrorCode, OdError } from "../errors.ts";
 import type { OdEventBody } from "../events.ts";
-import { sleep } from "../sleep.ts";
+import { sleep } from "../os/sleep.ts";
 
 /** How hard od tries again: 429 and 5xx (and a refused connection) are retried a bounded number of times. */
 export interface RetryPolicy {

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, renameSync, rm
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../events.ts";
-import { inGitMetadata } from "../permissions.ts";
+import { inGitMetadata } from "../run/permissions.ts";
 import { display, isInside, kindOf, lstatOrUndefined, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import { type ToolSpec, UNPARSED } from "./types.ts";
 

@@ -4,13 +4,14 @@
  * where it would spawn, the driver that passes the loop's events through, and
  * detection for an adapter that has no executable.
  */
-import { VERSION } from "../../version.ts";
-import type { Adapter } from "../adapter.ts";
+
+import type { Adapter } from "../agents/adapter.ts";
+import type { Detection } from "../agents/detect.ts";
 import { apiLoop } from "../api/loop.ts";
-import type { Detection } from "../detect.ts";
 import { OdError } from "../errors.ts";
 import { OdEvent, type OdEventBody } from "../events.ts";
 import { defineDriver } from "../protocols/driver.ts";
+import { VERSION } from "../version.ts";
 import { type Env, type Loop, LoopProcess, type LoopSpec } from "./transport.ts";
 
 export { type Loop, type LoopContext, LoopProcess, type Transport } from "./transport.ts";

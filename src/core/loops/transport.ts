@@ -1,7 +1,7 @@
 import { OdError } from "../errors.ts";
 import type { OdEventBody } from "../events.ts";
-import { type Frame, TailBuffer } from "../lines.ts";
-import { type AgentProcess, DEFAULT_LADDER, type Exit, type Ladder } from "../process.ts";
+import { type Frame, TailBuffer } from "../os/lines.ts";
+import { type AgentProcess, DEFAULT_LADDER, type Exit, type Ladder } from "../os/process.ts";
 
 export type Env = Record<string, string | undefined>;
 

@@ -1,4 +1,4 @@
-import { arr, asRecord, type Rec, str } from "../parse-helpers.ts";
+import { arr, asRecord, type Rec, str } from "./parse-helpers.ts";
 
 /** How to select a model over ACP, decided from what session/new advertised. */
 export type ModelChoice =

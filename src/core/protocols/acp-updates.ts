@@ -1,5 +1,5 @@
 import type { OdEventBody } from "../events.ts";
-import { arr, asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
+import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 
 /** Per-run bookkeeping for session/update: text part numbering and tool calls accumulated by id. */
 export interface UpdateState {

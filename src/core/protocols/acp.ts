@@ -1,12 +1,12 @@
-import { VERSION } from "../../version.ts";
-import { errorFromText } from "../classify-text.ts";
+import { errorFromText } from "../agents/classify-text.ts";
 import type { OdEventBody } from "../events.ts";
-import { arr, asRecord, num, type Rec, str } from "../parse-helpers.ts";
-import type { ActionKind, Decision, PermissionAsk } from "../permissions.ts";
+import type { ActionKind, Decision, PermissionAsk } from "../run/permissions.ts";
+import { VERSION } from "../version.ts";
 import { acpModelStep, type ModelChoice } from "./acp-models.ts";
 import { sessionUpdate, toolEvents, type UpdateState } from "./acp-updates.ts";
 import type { DriverContext, DriverStep } from "./driver.ts";
 import { defineDriver } from "./driver.ts";
+import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";
 
 /**
  * The client side of the Agent Client Protocol (JSON-RPC 2.0, one frame per

@@ -1,7 +1,7 @@
-import type { LinesProtocol } from "../adapter.ts";
+import type { LinesProtocol } from "../agents/adapter.ts";
 import type { Mode, OdEventBody } from "../events.ts";
-import type { ImageInput } from "../images.ts";
-import type { PermissionAsk } from "../permissions.ts";
+import type { ImageInput } from "../run/images.ts";
+import type { PermissionAsk } from "../run/permissions.ts";
 
 /** What a session driver knows about the run it drives. */
 export interface DriverContext {

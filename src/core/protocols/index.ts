@@ -1,4 +1,4 @@
-import type { Adapter } from "../adapter.ts";
+import type { Adapter } from "../agents/adapter.ts";
 import { OdError } from "../errors.ts";
 import { loopDriver } from "../loops/index.ts";
 import { acp } from "./acp.ts";

@@ -1,8 +1,8 @@
-import { errorFromText } from "../classify-text.ts";
+import { errorFromText } from "../agents/classify-text.ts";
 import type { OdEventBody } from "../events.ts";
-import { asRecord, num, type Rec, str, textOf } from "../parse-helpers.ts";
-import type { PermissionAsk } from "../permissions.ts";
+import type { PermissionAsk } from "../run/permissions.ts";
 import { defineDriver } from "./driver.ts";
+import { asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 
 /** pi's RPC mode (`pi --mode rpc`): JSON commands on stdin, events and responses on stdout. */
 

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import { detectCached } from "../../core/detect-cache.ts";
+import { loadSkills } from "../../builtins.ts";
+import { detectCached } from "../../core/agents/detect-cache.ts";
+import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/errors.ts";
 import { eventJsonSchema } from "../../core/events.ts";
-import type { Registry } from "../../core/registry.ts";
-import { loadSkills } from "../../core/skills.ts";
-import { VERSION } from "../../version.ts";
+import { VERSION } from "../../core/version.ts";
 
 /** Health, version, the event schema, and what agents this machine has. */
 export function metaRoutes(registry: Registry, env?: Record<string, string | undefined>) {

@@ -2,9 +2,9 @@ import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { Hono } from "hono";
 import { z } from "zod";
+import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/errors.ts";
-import type { Registry } from "../../core/registry.ts";
-import { RunRequest } from "../../core/run.ts";
+import { RunRequest } from "../../core/run/run.ts";
 import type { RunStore } from "../runs.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
 

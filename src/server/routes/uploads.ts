@@ -4,8 +4,8 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import { OdError } from "../../core/errors.ts";
-import { IMAGE_LIMITS, loadImages } from "../../core/images.ts";
-import { odHome } from "../../core/paths.ts";
+import { odHome } from "../../core/os/paths.ts";
+import { IMAGE_LIMITS, loadImages } from "../../core/run/images.ts";
 
 const Upload = z.object({ name: z.string().min(1).max(200), data: z.string().min(1) });
 

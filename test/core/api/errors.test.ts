@@ -3,7 +3,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { OdEvent } from "../../../src/core/events.ts";
-import { runAgent } from "../../../src/core/run.ts";
+import { runAgent } from "../../../src/core/run/run.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
 import { startModelStub } from "../../live/model-stub.ts";
 import { PROVIDERS, registry, runApi, stubEnv } from "./harness.ts";

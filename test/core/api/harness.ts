@@ -2,9 +2,9 @@
 import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import api from "../../../plugins/api.ts";
+import { createRegistry } from "../../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../../src/core/events.ts";
-import { createRegistry } from "../../../src/core/registry.ts";
-import { type RunOptions, type RunRequest, runAgent } from "../../../src/core/run.ts";
+import { type RunOptions, type RunRequest, runAgent } from "../../../src/core/run/run.ts";
 import { collect } from "../../helpers.ts";
 import type { ModelStub } from "../../live/model-stub.ts";
 

@@ -147,7 +147,7 @@ describe.each(PROVIDERS)("api loop (%s)", (provider) => {
     const dir = join(tmp.path, "skills/shout");
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "SKILL.md"), "---\nname: shout\ndescription: Answer loudly\n---\nANSWER IN CAPITALS.");
-    const { loadSkills } = await import("../../../src/core/skills.ts");
+    const { loadSkills } = await import("../../../src/builtins.ts");
     const skills = await loadSkills([join(tmp.path, "skills")], { HOME: tmp.path });
     stub.script({ kind: "chat", text: "OK" });
     const events = await runApi({ cwd: tmp.path, skills: ["shout"] }, stubEnv(stub, provider, tmp.path), { skills });

@@ -1,0 +1,220 @@
+import { z } from "zod";
+import type { ErrorCode } from "../errors.ts";
+import type { Mode, OdEvent, OdEventBody } from "../events.ts";
+
+/** What `invoke` receives: everything decided before the process starts. */
+export interface InvokeContext {
+  /** The composed prompt (skills included). */
+  prompt: string;
+  /** Absolute working directory of the run. */
+  cwd: string;
+  mode: Mode;
+  /** A concrete model id; undefined means "pass no model flag". */
+  model?: string;
+  effort?: string;
+  /** The session to resume, when this is a follow-up turn. */
+  resume?: string;
+  /** The resolved executable. */
+  bin: string;
+  /** Flags found in the CLI's `--help` when detection scanned it (detect.help); undefined when unknown. */
+  flags?: ReadonlySet<string>;
+  /** For prompt delivery "file": the file holding the prompt (private, removed after the run). */
+  promptFile?: string;
+  /** A role defined with `od init` (adapters with capabilities.roles pass it to the CLI's own flag). */
+  role?: string;
+  /** Tools the user pre-approves (capabilities.allowedTools only; never in read-only mode). */
+  allowedTools?: string[];
+  /** A cap on agentic turns (capabilities.maxTurns only). */
+  maxTurns?: number;
+}
+
+/** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
+export interface Invocation {
+  argv: string[];
+  /** Extra environment for the child, on top of the parent's. */
+  env?: Record<string, string>;
+  /** Bytes written to stdin, which is then closed (prompt delivery `stdin`). */
+  stdin?: string;
+}
+
+export interface ClassifyContext {
+  exitCode: number | null;
+  signal: string | null;
+  stderrTail: string;
+  events: readonly OdEvent[];
+}
+
+export interface Classification {
+  code: ErrorCode;
+  message: string;
+  hint?: string;
+}
+
+/** A line protocol: one record per stdout line (JSON, or plain text), mapped by a pure function. */
+export interface LinesProtocol<S = unknown> {
+  kind: "lines";
+  /** "json" (default): each line is JSON.parse'd first and non-JSON lines become `raw`; "text": parse gets every line as a string. */
+  format?: "json" | "text";
+  createState: () => S;
+  /** Pure: a parsed JSON record (and its original line) to zero or more events. Must never throw. */
+  parse: (record: unknown, state: S, line: string) => OdEventBody[];
+  /** Events to flush when stdout closes (e.g. a final usage total). */
+  finish?: (state: S) => OdEventBody[];
+}
+
+/** A session driver (RPC over stdio) implemented in core/protocols, chosen by name. */
+export interface DriverProtocol {
+  kind: "driver";
+  driver: string;
+  /** Options for the driver, e.g. for "acp": { readOnly: { configId: "mode", value: "plan" } }. */
+  options?: Record<string, unknown>;
+}
+
+/**
+ * An agent loop that runs inside od instead of a spawned executable
+ * (core/loops, chosen by name). It is run like a program: it gets invoke's
+ * argv, env and stdin (the prompt) and the cwd, and streams od events; cancel,
+ * timeout and closing work exactly as for a spawned agent. `bin` is a label only.
+ */
+export interface LoopProtocol {
+  kind: "loop";
+  loop: string;
+}
+
+export type Protocol = LinesProtocol<any> | DriverProtocol | LoopProtocol;
+
+const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
+
+const kebab = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, "id must be kebab-case (e.g. my-agent)");
+
+const ProtocolSchema = z.discriminatedUnion("kind", [
+  z.object({
+    kind: z.literal("lines"),
+    format: z.enum(["json", "text"]).optional(),
+    createState: fn<LinesProtocol<any>["createState"]>("protocol.createState"),
+    parse: fn<LinesProtocol<any>["parse"]>("protocol.parse"),
+    finish: fn<NonNullable<LinesProtocol<any>["finish"]>>("protocol.finish").optional(),
+  }),
+  z.object({ kind: z.literal("driver"), driver: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() }),
+  z.object({ kind: z.literal("loop"), loop: z.string().min(1) }),
+]);
+
+export type AuthState = "ok" | "missing" | "unknown";
+
+const DetectSchema = z.object({
+  /** The CLI's config folder, relative to HOME (e.g. ".claude"): a second sign it is really installed. */
+  configDir: z.string().optional(),
+  /** Older versions are reported as needing an upgrade. */
+  minVersion: z
+    .string()
+    .regex(/^\d+(\.\d+)*$/)
+    .optional(),
+  /** Per-probe time limit for CLIs with slow cold starts (default 3 s). */
+  timeoutMs: z.number().int().positive().optional(),
+  /** Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags). */
+  help: z.object({ args: z.array(z.string()).default(["--help"]), flags: z.array(z.string()).min(1) }).optional(),
+  auth: z
+    .object({
+      /** Any of these set in the environment means logged in, no probe needed. */
+      envKeys: z.array(z.string()).default([]),
+      /** A command whose output says whether the user is logged in. */
+      args: z.array(z.string()).optional(),
+      classify: fn<(output: string, exitCode: number | null) => AuthState>("detect.auth.classify").optional(),
+    })
+    .optional(),
+  /** The CLI's own non-interactive model catalog. */
+  models: z.object({ args: z.array(z.string()), parse: fn<(output: string) => string[]>("detect.models.parse") }).optional(),
+});
+
+export const AdapterSchema = z
+  .object({
+    id: kebab,
+    name: z.string().min(1),
+    homepage: z.string().url().optional(),
+    /** The command a user runs to install the CLI. */
+    install: z.string().min(1),
+    /** What a user runs to log in, shown on AGENT_AUTH_REQUIRED. */
+    login: z.string().optional(),
+    bin: z.string().min(1),
+    fallbackBins: z.array(z.string().min(1)).default([]),
+    /** Environment variable that overrides the executable; defaults to <ID>_BIN. */
+    envOverride: z.string().optional(),
+    version: z
+      .object({
+        args: z.array(z.string()).default(["--version"]),
+        parse: fn<(output: string) => string | undefined>("version.parse").optional(),
+      })
+      .default({ args: ["--version"] }),
+    /** How `od agents` / `od doctor` probe the CLI; every part optional, every probe time-bounded. */
+    detect: DetectSchema.default({}),
+    /** Documented model ids or aliases; `default` (no model flag) is always allowed. */
+    models: z.array(z.string().min(1)).default([]),
+    /** A model to fall back to when the chosen one is rate limited (announced as a retry, never silent). */
+    rateLimitFallbackModel: z.string().min(1).optional(),
+    /** Effort levels of the CLI's real effort flag; empty when it has none. */
+    efforts: z.array(z.string().min(1)).default([]),
+    capabilities: z.object({
+      streaming: z.boolean(),
+      resume: z.boolean(),
+      images: z.boolean().default(false),
+      readOnly: z.boolean(),
+      /** Edit mode can hold the CLI to file edits; false when headless it runs every tool unasked (then od runs it in full mode only). */
+      edit: z.boolean().default(true),
+      relayApprovals: z.boolean().default(false),
+      /** The CLI selects a role definition by a flag of its own (Claude's --agent). */
+      roles: z.boolean().default(false),
+      /** The CLI takes a list of pre-approved tools (--allowedTools and the like). */
+      allowedTools: z.boolean().default(false),
+      /** The CLI takes a cap on agentic turns (--max-turns). */
+      maxTurns: z.boolean().default(false),
+      skills: z.enum(["native", "prompt", "file"]).default("prompt"),
+    }),
+    /** Where `od init` writes a role: a file per role ("{name}" in the path) or an instruction file with one section per role (default AGENTS.md). */
+    roleTarget: z.string().optional(),
+    /** Where skills go: for "native" a folder in the cwd (".claude/skills"), for "file" a file ("AGENTS.md", ".cursor/rules/{name}.mdc"). */
+    skillTarget: z.string().optional(),
+    prompt: z.object({
+      via: z.enum(["stdin", "file", "argv", "protocol"]),
+      maxPromptArgBytes: z.number().int().positive().optional(),
+    }),
+    invoke: fn<(ctx: InvokeContext) => Invocation>("invoke"),
+    protocol: ProtocolSchema,
+    classify: fn<(ctx: ClassifyContext) => Classification | undefined>("classify").optional(),
+  })
+  .refine((a) => a.prompt.via !== "argv" || a.prompt.maxPromptArgBytes !== undefined, {
+    message: "an adapter that passes the prompt in argv must declare prompt.maxPromptArgBytes",
+    path: ["prompt", "maxPromptArgBytes"],
+  })
+  .refine((a) => a.capabilities.skills === "prompt" || a.skillTarget !== undefined, {
+    message: 'a "native" or "file" skill strategy needs skillTarget',
+    path: ["skillTarget"],
+  })
+  .refine((a) => (a.prompt.via === "protocol") === (a.protocol.kind === "driver"), {
+    message: "prompt.via 'protocol' goes with a driver protocol, and only with one",
+    path: ["prompt", "via"],
+  });
+
+export type AdapterInput = z.input<typeof AdapterSchema> & { protocol: Protocol };
+export type Adapter = z.output<typeof AdapterSchema> & { protocol: Protocol };
+
+/** Identity helper: declare an adapter with full type inference. Validation happens at load. */
+export function defineAdapter<const A extends AdapterInput>(adapter: A): A {
+  return adapter;
+}
+
+/** Identity helper for a line protocol, so `state` is typed from `createState`. */
+export function defineLinesProtocol<S>(p: Omit<LinesProtocol<S>, "kind">): LinesProtocol<S> {
+  return { kind: "lines", ...p };
+}
+
+/** Validates a loaded adapter; throws a readable message on failure. */
+export function validateAdapter(value: unknown): Adapter {
+  const result = AdapterSchema.safeParse(value);
+  if (!result.success) throw new Error(z.prettifyError(result.error));
+  return result.data as Adapter;
+}
+
+/** The environment variable that overrides an adapter's executable. */
+export function binOverrideVar(adapter: Pick<Adapter, "id" | "envOverride">): string {
+  return adapter.envOverride ?? `${adapter.id.toUpperCase().replaceAll("-", "_")}_BIN`;
+}

@@ -1,0 +1,167 @@
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { plugin } from "bun";
+import { pluginDirs } from "../os/paths.ts";
+import { type Adapter, type AdapterInput, validateAdapter } from "./adapter.ts";
+
+export interface RegistryEntry {
+  adapter: Adapter;
+  /** "builtin", "embedded" (given to createRegistry), or the absolute path of the plugin that provided it. */
+  source: string;
+  /** Set when this plugin replaced an adapter of the same id. */
+  replaced?: string;
+}
+
+export interface PluginLoadError {
+  path: string;
+  error: string;
+}
+
+export interface Registry {
+  get(id: string): RegistryEntry | undefined;
+  list(): RegistryEntry[];
+  errors: PluginLoadError[];
+}
+
+/**
+ * What a registry is loaded from besides the plugin directories: the adapters
+ * bundled with the binary, and the API plugins get (core knows neither; the
+ * top-level `src/builtins.ts` wires them in).
+ */
+export interface RegistrySources {
+  builtins: readonly unknown[];
+  pluginApi: Record<string, unknown>;
+}
+
+let apiRegistered = false;
+
+/** Registers the virtual module "od" so plugins can `import { defineAdapter, z } from "od"`, even in the compiled binary. */
+function registerPluginApi(pluginApi: Record<string, unknown>): void {
+  if (apiRegistered) return;
+  apiRegistered = true;
+  plugin({
+    name: "od-plugin-api",
+    setup(build) {
+      build.module("od", () => ({ exports: { ...pluginApi, default: pluginApi }, loader: "object" }));
+    },
+  });
+}
+
+/** A plugin that takes longer to load (a top-level await or a factory that never settles) is reported, not waited for. */
+export const PLUGIN_LOAD_TIMEOUT_MS = 5000;
+/** A plugin entry larger than this is not loaded: an adapter is code, not a bundle of data. */
+export const MAX_PLUGIN_BYTES = 5 * 1024 * 1024;
+
+/** Built-ins first, then every plugin directory in order; a plugin with a known id replaces it. */
+export async function loadRegistry(
+  sources: RegistrySources,
+  dirs: string[] = pluginDirs(),
+  opts: { timeoutMs?: number } = {},
+): Promise<Registry> {
+  const entries = new Map<string, RegistryEntry>();
+  const errors: PluginLoadError[] = [];
+  for (const raw of sources.builtins) {
+    const adapter = validateAdapter(raw); // a broken built-in is a bug: let it throw
+    entries.set(adapter.id, { adapter, source: "builtin" });
+  }
+  registerPluginApi(sources.pluginApi);
+  for (const path of dirs.flatMap(pluginEntries)) {
+    try {
+      const size = statSync(path).size;
+      if (size > MAX_PLUGIN_BYTES) throw new Error(`is ${size} bytes, over the ${MAX_PLUGIN_BYTES}-byte limit for a plugin's entry file`);
+      for (const adapter of await within(importPlugin(path, sources.pluginApi), opts.timeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS)) {
+        const previous = entries.get(adapter.id);
+        entries.set(adapter.id, {
+          adapter,
+          source: path,
+          replaced: previous ? `${previous.source === "builtin" ? "built-in" : previous.source} adapter "${adapter.id}"` : undefined,
+        });
+      }
+    } catch (err) {
+      errors.push({ path, error: describe(err) });
+    }
+  }
+  return createRegistry([...entries.values()], errors);
+}
+
+/** A registry over given entries (tests, embedders); adapters are validated. */
+export function createRegistry(entries: Array<RegistryEntry | AdapterInput>, errors: PluginLoadError[] = []): Registry {
+  const byId = new Map<string, RegistryEntry>();
+  for (const e of entries) {
+    const entry = "adapter" in e ? e : { adapter: validateAdapter(e), source: "embedded" };
+    byId.set(entry.adapter.id, entry);
+  }
+  return {
+    get: (id) => byId.get(id),
+    list: () => [...byId.values()].sort((a, b) => a.adapter.id.localeCompare(b.adapter.id)),
+    errors,
+  };
+}
+
+/** The plugin entry points in a directory: .ts/.js files, and folders (package.json main, else index). */
+export function pluginEntries(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith(".") || name.startsWith("_") || name === "node_modules" || name.endsWith(".d.ts")) continue;
+    const path = resolve(dir, name);
+    let isDir = false;
+    try {
+      isDir = statSync(path).isDirectory();
+    } catch {
+      continue; // a dangling link
+    }
+    if (!isDir) {
+      if (/\.(ts|js|mjs)$/.test(name)) out.push(path);
+      continue;
+    }
+    const entry = folderEntry(path);
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+function folderEntry(dir: string): string | undefined {
+  const pkgPath = join(dir, "package.json");
+  if (existsSync(pkgPath)) {
+    try {
+      const pkg = JSON.parse(readFileSync(pkgPath, "utf8")) as { module?: string; main?: string };
+      const main = pkg.module ?? pkg.main;
+      if (main) return resolve(dir, main);
+    } catch {
+      return pkgPath; // importing it reports the JSON error with its path
+    }
+  }
+  return ["index.ts", "index.js", "index.mjs"].map((f) => join(dir, f)).find(existsSync);
+}
+
+async function importPlugin(path: string, pluginApi: Record<string, unknown>): Promise<Adapter[]> {
+  const mod = (await import(path)) as { default?: unknown };
+  if (mod.default === undefined) throw new Error("no default export (export default defineAdapter({...}) or a factory (od) => adapter)");
+  const value = typeof mod.default === "function" ? await (mod.default as (api: unknown) => unknown)(pluginApi) : mod.default;
+  return (Array.isArray(value) ? value : [value]).map(validateAdapter);
+}
+
+function within<T>(loading: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`did not finish loading within ${ms} ms (a top-level await or a factory that never settles?)`)),
+      ms,
+    );
+  });
+  return Promise.race([loading, late]).finally(() => clearTimeout(timer));
+}
+
+function describe(err: unknown): string {
+  if (err instanceof AggregateError && err.errors.length) {
+    return err.errors.map((e) => describeOne(e)).join("; ");
+  }
+  return describeOne(err);
+}
+
+function describeOne(err: unknown): string {
+  const e = err as { message?: string; position?: { line?: number; column?: number } };
+  const where = e?.position?.line ? ` (line ${e.position.line}:${e.position.column ?? 0})` : "";
+  return `${e?.message ?? String(err)}${where}`;
+}

@@ -1,0 +1,278 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { OdError } from "../errors.ts";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
+import { type OutPipe, outPipe } from "./out-pipe.ts";
+import { comSpecOf, windowsLaunch } from "./windows.ts";
+
+export interface SpawnSpec {
+  /** Executable first, then its arguments. Never a shell string. */
+  cmd: string[];
+  cwd: string;
+  env: Record<string, string | undefined>;
+  /** A string is written to stdin, which is then closed; "pipe" keeps it open for a protocol. */
+  stdin?: string | "pipe";
+  maxLineBytes?: number;
+  stderrTailBytes?: number;
+}
+
+export interface Exit {
+  exitCode: number | null;
+  signal: string | null;
+}
+
+/** Waits of the cancel ladder: after SIGINT, after SIGTERM, after SIGKILL. */
+export interface Ladder {
+  intMs: number;
+  termMs: number;
+  killMs: number;
+}
+export const DEFAULT_LADDER: Ladder = { intMs: 1500, termMs: 1500, killMs: 1000 };
+
+/** Closes od's end of a pipe whose process was collected before anyone started reading its lines. */
+const unread = new FinalizationRegistry<OutPipe>((pipe) => pipe.close());
+
+/** A running agent: its own process group, framed stdout, a bounded stderr tail. */
+export class AgentProcess {
+  private readonly proc: Bun.Subprocess<"pipe" | "ignore", "pipe" | number, "pipe">;
+  /** stdout, when od made the pipe (Linux); otherwise Bun's. */
+  private readonly pipe: OutPipe | undefined;
+  private readonly tail: TailBuffer;
+  private readonly stderrDone: Promise<void>;
+  readonly exited: Promise<Exit>;
+
+  constructor(private readonly spec: SpawnSpec) {
+    const pipe = outPipe();
+    let proc: AgentProcess["proc"];
+    try {
+      proc = spawn(spec, pipe?.childFd);
+    } catch (err) {
+      pipe?.close();
+      throw err;
+    }
+    pipe?.spawned();
+    if (pipe) unread.register(this, pipe, pipe);
+    this.pipe = pipe;
+    const tail = new TailBuffer(spec.stderrTailBytes);
+    this.proc = proc;
+    this.tail = tail;
+    this.stderrDone = (async () => {
+      for await (const chunk of proc.stderr) tail.push(chunk);
+    })().catch(() => {});
+    this.exited = proc.exited.then(async () => {
+      // The leader is gone; anything it left in its group (tool subprocesses) goes too,
+      // which also closes the pipes they hold. Output already written stays readable.
+      await killGroup(proc.pid, { intMs: 0, termMs: 300, killMs: 1000 });
+      const signal = proc.signalCode;
+      return { exitCode: proc.exitCode, signal: signal === null || signal === undefined ? null : String(signal) };
+    });
+  }
+
+  get pid(): number {
+    return this.proc.pid;
+  }
+
+  /**
+   * stdout as bounded lines; read once. Ending the iteration, or breaking out of it, closes od's end.
+   * The lines end when stdout closes, or once the agent's whole group is gone and a read has waited
+   * QUIET_AFTER_EXIT_MS for nothing: a process that left the group (a daemon) may hold it open for ever.
+   */
+  async *lines(): AsyncGenerator<Frame> {
+    if (this.pipe) unread.unregister(this.pipe);
+    const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
+    try {
+      yield* frameLines(
+        chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)),
+        this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      );
+    } finally {
+      this.pipe?.close();
+    }
+  }
+
+  /** Writes one protocol message (a JSON line) to a kept-open stdin. */
+  send(message: unknown): void {
+    const sink = this.proc.stdin;
+    if (!sink || typeof sink === "number") return;
+    try {
+      sink.write(`${JSON.stringify(message)}\n`);
+      sink.flush();
+    } catch {
+      // The child closed its stdin; its exit will tell the rest.
+    }
+  }
+
+  closeStdin(): void {
+    const sink = this.proc.stdin;
+    if (!sink || typeof sink === "number") return;
+    try {
+      sink.end();
+    } catch {}
+  }
+
+  /**
+   * The end of stderr once it is read to its end. The wait is bounded: a
+   * process that left the group (a daemon the agent started) may hold stderr
+   * open for ever. The bound is generous because a busy machine reads late,
+   * and the tail is what names an expired login.
+   */
+  async stderrTail(): Promise<string> {
+    await Promise.race([this.stderrDone, Bun.sleep(1000)]);
+    return this.tail.text();
+  }
+
+  /** SIGKILL to the whole group at once, for when od itself is exiting and cannot wait. */
+  killNow(): void {
+    try {
+      process.kill(-this.pid, "SIGKILL");
+    } catch {}
+  }
+
+  /** SIGINT, SIGTERM, SIGKILL to the whole group, each with a bounded wait. */
+  async cancel(ladder: Ladder = DEFAULT_LADDER): Promise<void> {
+    this.closeStdin();
+    await killGroup(this.pid, ladder);
+  }
+}
+
+/** Once the agent's group is gone, a read of its stdout that waits this long for nothing ends the lines. */
+export const QUIET_AFTER_EXIT_MS = 1000;
+
+/**
+ * A stream's chunks until it ends, or until `exited` has settled and one read
+ * then waits `quietMs` for nothing (the reader is cancelled, which ends that
+ * read). Output already written is never cut: a read that has data resolves
+ * at once, however late the consumer asks.
+ */
+export async function* untilQuiet(
+  stream: ReadableStream<Uint8Array>,
+  exited: Promise<unknown>,
+  quietMs: number,
+): AsyncGenerator<Uint8Array> {
+  const reader = stream.getReader();
+  let gone = false;
+  let reading = false;
+  let quiet: ReturnType<typeof setTimeout> | undefined;
+  const watch = () => (quiet = setTimeout(() => reader.cancel().catch(() => {}), quietMs));
+  exited.then(() => {
+    gone = true;
+    if (reading) watch();
+  });
+  try {
+    for (;;) {
+      reading = true;
+      if (gone) watch();
+      const next = await reader.read();
+      reading = false;
+      clearTimeout(quiet);
+      if (next.done) return;
+      yield next.value;
+    }
+  } finally {
+    clearTimeout(quiet);
+    await reader.cancel().catch(() => {});
+  }
+}
+
+/**
+ * One chunk of output per turn of the event loop. While an agent writes faster
+ * than od reads, its next chunk is always there, and reading it would go on in
+ * promise callbacks, never returning to the loop: what od wrote meanwhile (to an
+ * SSE client, to its own stdout) waits in buffers the loop flushes, and timers
+ * and other runs wait too. At full speed through `od serve` that wait was over
+ * a millisecond per event.
+ */
+export async function* chunkPerTurn(stream: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  for await (const chunk of stream) {
+    yield chunk;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+function spawn(spec: SpawnSpec, stdoutFd?: number) {
+  const stdin = spec.stdin === undefined ? "ignore" : spec.stdin === "pipe" ? "pipe" : new Blob([spec.stdin]);
+  // On Windows a .cmd/.bat shim runs through ComSpec, built by the function the budget guard measures.
+  const launch = process.platform === "win32" ? windowsLaunch(spec.cmd, comSpecOf(spec.env)) : undefined;
+  try {
+    return Bun.spawn(launch?.cmd ?? spec.cmd, {
+      windowsVerbatimArguments: launch?.verbatim,
+      cwd: spec.cwd,
+      env: spec.env,
+      stdin: stdin as "pipe" | "ignore",
+      stdout: stdoutFd ?? "pipe",
+      stderr: "pipe",
+      detached: true, // setsid: the child leads its own process group
+      // Read the pipes as the pipeline asks, not ahead of it: 128 children writing at full speed to a
+      // reader spending 3 µs a line peaked at 192 MiB without this and 150 MiB with it.
+      lazy: true,
+    });
+  } catch (err) {
+    throw spawnError(spec, err);
+  }
+}
+
+function spawnError(spec: SpawnSpec, err: unknown): OdError {
+  const e = err as NodeJS.ErrnoException;
+  const bin = spec.cmd[0] ?? "";
+  if (e?.code === "ENOENT")
+    return new OdError(
+      "AGENT_NOT_FOUND",
+      `Cannot start ${bin}: no such executable or working directory (${spec.cwd})`,
+      "Check that the agent is installed and that --cwd exists.",
+    );
+  if (e?.code === "EACCES")
+    return new OdError("SPAWN_FAILED", `Cannot start ${bin}: permission denied`, `Make it executable: chmod +x ${bin}`);
+  return new OdError("SPAWN_FAILED", `Cannot start ${bin}: ${e?.message ?? String(err)}`);
+}
+
+/** Live (non-zombie) members of a process group, read from /proc. */
+export function groupMembers(pgid: number): number[] {
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return groupMembersBySignal(pgid);
+  }
+  const members: number[] = [];
+  for (const name of entries) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      // pid (comm) state ppid pgrp ...; comm may contain spaces and parens.
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[2]) === pgid && fields[0] !== "Z") members.push(Number(name));
+    } catch {}
+  }
+  return members;
+}
+
+function groupMembersBySignal(pgid: number): number[] {
+  try {
+    process.kill(-pgid, 0);
+    return [pgid];
+  } catch {
+    return [];
+  }
+}
+
+/** The cancel ladder on a process group; resolves once no live member remains or SIGKILL's wait ends. */
+export async function killGroup(pgid: number, ladder: Ladder = DEFAULT_LADDER): Promise<void> {
+  const steps: Array<[NodeJS.Signals, number]> = [
+    ["SIGINT", ladder.intMs],
+    ["SIGTERM", ladder.termMs],
+    ["SIGKILL", ladder.killMs],
+  ];
+  for (const [signal, waitMs] of steps) {
+    if (groupMembers(pgid).length === 0) return;
+    if (waitMs <= 0 && signal !== "SIGKILL") continue;
+    try {
+      process.kill(-pgid, signal);
+    } catch {
+      return; // ESRCH: the group is gone
+    }
+    const deadline = Date.now() + waitMs;
+    while (Date.now() < deadline) {
+      if (groupMembers(pgid).length === 0) return;
+      await Bun.sleep(25);
+    }
+  }
+}

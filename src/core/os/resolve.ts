@@ -1,0 +1,65 @@
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, isAbsolute } from "node:path";
+import { type Adapter, binOverrideVar } from "../agents/adapter.ts";
+import { OdError } from "../errors.ts";
+import { userToolDirs } from "./paths.ts";
+import { whichWindows } from "./windows-path.ts";
+
+type Env = Record<string, string | undefined>;
+
+export interface Resolved {
+  path: string;
+  /** override: <ID>_BIN; path: on PATH; tool-dir: in a usual install folder that PATH lacks. */
+  via: "override" | "path" | "tool-dir";
+}
+
+/**
+ * The adapter's executable: the `<ID>_BIN` override (absolute, existing,
+ * executable), else `bin` and its fallback names on PATH, else in the usual
+ * user tool folders PATH may lack. Throws AGENT_NOT_FOUND with the install hint.
+ */
+export function resolveExecutable(adapter: Adapter, env: Env = process.env): Resolved {
+  const overrideVar = binOverrideVar(adapter);
+  const override = env[overrideVar];
+  if (override) {
+    const problem = checkExecutable(override);
+    if (problem)
+      throw new OdError(
+        "AGENT_NOT_FOUND",
+        `${overrideVar}=${override}: ${problem}`,
+        `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
+      );
+    return { path: override, via: "override" };
+  }
+  const names = [adapter.bin, ...adapter.fallbackBins];
+  for (const name of names) {
+    const found = findOnPath(name, env);
+    if (found) return { path: found, via: "path" };
+  }
+  const toolDirs = { ...env, PATH: userToolDirs(env).join(delimiter) };
+  for (const name of names) {
+    const found = findOnPath(name, toolDirs);
+    if (found) return { path: found, via: "tool-dir" };
+  }
+  throw new OdError(
+    "AGENT_NOT_FOUND",
+    `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
+    `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
+  );
+}
+
+/** A bare name on PATH: through PATHEXT on Windows (`.COM .EXE .BAT .CMD`), Bun.which elsewhere. */
+export function findOnPath(name: string, env: Env, platform: NodeJS.Platform = process.platform): string | undefined {
+  return platform === "win32" ? whichWindows(name, env) : (Bun.which(name, { PATH: env.PATH ?? "" }) ?? undefined);
+}
+
+function checkExecutable(path: string): string | undefined {
+  if (!isAbsolute(path)) return "not an absolute path";
+  try {
+    if (!statSync(path).isFile()) return "not a file";
+    accessSync(path, constants.X_OK);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "not executable";
+  }
+  return undefined;
+}

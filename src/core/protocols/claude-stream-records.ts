@@ -1,0 +1,137 @@
+/** The record mappings every CLI that speaks Claude Code's stream-json shares (see claude-stream.ts). */
+import { errorFromText } from "../agents/classify-text.ts";
+import type { OdEventBody } from "../events.ts";
+import type { ClaudeStreamState, Mapper } from "./claude-stream.ts";
+import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
+
+export const SHARED_SYSTEM: Record<string, Mapper> = {
+  init: (r) => (str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)!, model: str(r.model) }] : []),
+};
+
+/** System records Claude Code writes (and Qoder CLI after it). */
+export const STATUS_RECORDS: Record<string, Mapper> = {
+  status: (r) => (str(r.status) ? [{ type: "status", label: str(r.status)! }] : []),
+  permission_denied: (r) => {
+    // The CLI's own permission mode refused a tool: the request and its denial, as od events.
+    const id = str(r.tool_use_id) ?? `perm-${str(r.uuid) ?? ""}`;
+    const reason = str(r.message);
+    return [
+      { type: "permission.request", id, tool: str(r.tool_name) ?? "tool", detail: reason },
+      { type: "permission.decision", id, decision: "deny", by: "policy", reason },
+    ];
+  },
+};
+
+export const SHARED_RECORDS: Record<string, Mapper> = {
+  stream_event: (r, state) => streamEvent(asRecord(r.event), state),
+  assistant: (r, state, _line, options) => {
+    const message = asRecord(r.message);
+    const messageId = str(message?.id) ?? `msg-${++state.n}`;
+    const repeated = options.wrapperRepeatsDeltas?.(state, messageId) ?? state.streamed.has(messageId);
+    return arr(message?.content).flatMap((b, i): OdEventBody[] => {
+      const block = asRecord(b);
+      if (block?.type === "tool_use") {
+        const streamed = options.toolInputFromDeltas ? [...state.blocks.values()].find((x) => x.id === block.id && x.json) : undefined;
+        return toolCallOnce(state, str(block.id) ?? "", str(block.name), streamed ? parseToolInput(streamed.json) : block.input);
+      }
+      if (repeated) return [];
+      if (block?.type === "text" && str(block.text)) return [{ type: "text.delta", id: `${messageId}:${i}`, text: str(block.text)! }];
+      if (block?.type === "thinking" && str(block.thinking))
+        return [{ type: "thinking.delta", id: `${messageId}:${i}`, text: str(block.thinking)! }];
+      return [];
+    });
+  },
+  user: (r) =>
+    arr(asRecord(r.message)?.content).flatMap((b) => {
+      const block = asRecord(b);
+      if (block?.type !== "tool_result") return [];
+      return [
+        { type: "tool.result" as const, id: str(block.tool_use_id) ?? "", output: textOf(block.content), isError: block.is_error === true },
+      ];
+    }),
+  result: (r, state, _line, options) => {
+    const u = asRecord(r.usage);
+    const usage: OdEventBody = {
+      type: "usage",
+      inputTokens: num(u?.input_tokens),
+      outputTokens: num(u?.output_tokens),
+      cacheRead: num(u?.cache_read_input_tokens),
+      cacheWrite: num(u?.cache_creation_input_tokens),
+      costUsd: num(r.total_cost_usd),
+      source: "run",
+    };
+    const text = options.resultError(r);
+    if (text === undefined) return [usage];
+    return [usage, ...(options.errorsOnce ? errorOnce(state, text, options.agent) : [errorFromText(text, options.agent)])];
+  },
+};
+
+function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[] {
+  switch (e?.type) {
+    case "message_start":
+      state.messageId = str(asRecord(e.message)?.id) ?? `msg-${++state.n}`;
+      state.blocks.clear();
+      return [];
+    case "content_block_start": {
+      const b = asRecord(e.content_block);
+      state.blocks.set(num(e.index) ?? 0, { type: str(b?.type) ?? "", id: str(b?.id), name: str(b?.name), json: "" });
+      return [];
+    }
+    case "content_block_delta": {
+      const index = num(e.index) ?? 0;
+      const d = asRecord(e.delta);
+      const id = `${state.messageId ?? "msg"}:${index}`;
+      if (d?.type === "text_delta" && str(d.text)) return markStreamed(state, [{ type: "text.delta", id, text: str(d.text)! }]);
+      if (d?.type === "thinking_delta" && str(d.thinking))
+        return markStreamed(state, [{ type: "thinking.delta", id, text: str(d.thinking)! }]);
+      const block = state.blocks.get(index);
+      if (d?.type === "input_json_delta" && block) block.json += str(d.partial_json) ?? "";
+      return [];
+    }
+    case "content_block_stop": {
+      const block = state.blocks.get(num(e.index) ?? 0);
+      return block?.type === "tool_use" && block.id ? toolCallOnce(state, block.id, block.name, parseToolInput(block.json)) : [];
+    }
+    default:
+      return [];
+  }
+}
+
+function markStreamed(state: ClaudeStreamState, events: OdEventBody[]): OdEventBody[] {
+  if (state.messageId) state.streamed.add(state.messageId);
+  return events;
+}
+
+/** A tool.call the first time a tool call's id shows up (deltas and wrappers both carry it). */
+export function toolCallOnce(state: ClaudeStreamState, id: string, name: string | undefined, input: unknown): OdEventBody[] {
+  if (!id || state.calls.has(id)) return [];
+  state.calls.add(id);
+  return [{ type: "tool.call", id, name: name ?? "tool", input: input ?? {} }];
+}
+
+/** A tool's input from its streamed `input_json_delta`s; JSON cut short is kept as `_partial`. */
+export function parseToolInput(json: string): unknown {
+  if (!json) return {};
+  try {
+    return JSON.parse(json);
+  } catch {
+    return { _partial: json };
+  }
+}
+
+/** An error event unless one was already reported in this run. */
+export function errorOnce(state: ClaudeStreamState, text: string, agent: { name: string; login: string }): OdEventBody[] {
+  if (state.failed) return [];
+  state.failed = true;
+  return [errorFromText(text, agent)];
+}
+
+/**
+ * The error text of a `result` whose `is_error` is true (its `subtype` may say "success"): its
+ * `errors`, else its `result`, else "<runName> run failed: <subtype>". Undefined when it did not fail.
+ */
+export function failedResultText(r: Rec, runName: string): string | undefined {
+  if (r.is_error !== true) return undefined;
+  const errors = arr(r.errors).filter((e): e is string => typeof e === "string");
+  return errors.join("; ") || str(r.result) || `${runName} run failed: ${str(r.subtype) ?? "error"}`;
+}

@@ -1,0 +1,69 @@
+import { OdEvent, type OdEventBody } from "../events.ts";
+import type { Driver, DriverStep } from "./driver.ts";
+
+/**
+ * One stdout line through a driver, with the guarantees every adapter gets for
+ * free: a non-JSON line (for JSON protocols), a parser that throws and an event
+ * that breaks the schema are each kept as a `raw` line, never lost and never fatal.
+ * Plain-text protocols get every line, blank ones included, as a string.
+ * `validate` is off for built-in adapters, whose parsers the conformance suite
+ * and the fixture goldens hold to the schema; a plugin's events are always checked.
+ */
+export function interpret<S>(driver: Driver<S>, state: S, line: string, validate = true): DriverStep {
+  if (!line.trim() && !driver.textLines) return { events: [] };
+  let record: unknown = line;
+  if (!driver.textLines) {
+    try {
+      record = JSON.parse(line);
+    } catch {
+      if (!/^\s*[{[]/.test(line)) return { events: [raw(line)] };
+      // Broken structured output: the line is kept, and whatever text it carried is salvaged.
+      const text = salvageText(line);
+      return { events: [raw(line), ...(text ? [{ type: "text.delta" as const, id: "degraded", text }] : [])], malformed: true };
+    }
+  }
+  let step: DriverStep;
+  try {
+    step = driver.receive(record, state, line);
+  } catch {
+    return { events: [raw(line)] };
+  }
+  if (!Array.isArray(step?.events)) return { events: [raw(line)] }; // a parser that answered no list
+  return validate ? { ...step, events: step.events.map((body) => (valid(body) ? body : raw(line))) } : step;
+}
+
+/**
+ * What a driver adds when the stream ends, with the same guarantees: a throw
+ * or an answer that is no list adds nothing, and a plugin's event that breaks
+ * the schema is kept as raw text.
+ */
+export function finishing<S>(driver: Driver<S>, state: S, validate = true): OdEventBody[] {
+  let events: unknown;
+  try {
+    events = driver.finish?.(state) ?? [];
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(events)) return [];
+  return validate ? events.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : events;
+}
+
+/** The string values of "text" and "delta" fields in a line that does not parse (not tool inputs or results). */
+export function salvageText(line: string): string {
+  const out: string[] = [];
+  for (const m of line.matchAll(/"(?:text|delta)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+    try {
+      out.push(JSON.parse(`"${m[1]}"`));
+    } catch {}
+  }
+  return out.join("");
+}
+
+/** Events from plugins are untrusted: each is checked against the event model. */
+function valid(body: OdEventBody): boolean {
+  return OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 }).success;
+}
+
+function raw(line: string): OdEventBody {
+  return { type: "raw", stream: "stdout", line };
+}

@@ -1,0 +1,132 @@
+import { existsSync, realpathSync } from "node:fs";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
+import type { Mode, OdEventBody } from "../events.ts";
+
+/** What an agent wants to do, as far as its request says. */
+export type ActionKind = "read" | "edit" | "execute" | "other";
+export type Decision = "allow" | "deny";
+
+/** An agent's request for permission, as a driver hands it to the pipeline. */
+export interface PermissionAsk {
+  id: string;
+  /** What the agent calls the action ("Write index.html", "pi extension confirm"). */
+  tool: string;
+  kind: ActionKind;
+  /** Paths the action touches, when the request names them. */
+  paths?: string[];
+  detail?: string;
+  options?: string[];
+  /** The protocol messages that answer the agent with a decision. */
+  reply: (decision: Decision) => unknown[];
+}
+
+/** Someone to ask (a TTY, a browser); undefined means "no answer", which the pipeline turns into a denial. */
+export type Broker = (ask: Omit<PermissionAsk, "reply">, signal: AbortSignal) => Promise<Decision | undefined>;
+
+/**
+ * The run's policy, and the answer whenever nobody is attached to ask: read-only
+ * allows reads only; edit allows reads and edits of paths inside the working
+ * directory; full allows everything. Anything unclear is denied (fail closed).
+ */
+export function policyDecision(
+  ask: Pick<PermissionAsk, "kind" | "paths">,
+  mode: Mode,
+  cwd: string,
+): { decision: Decision; reason: string } {
+  if (mode === "full") return { decision: "allow", reason: "full mode allows everything" };
+  if (ask.kind === "read") return { decision: "allow", reason: `${mode} mode allows reads` };
+  if (mode === "read-only") return { decision: "deny", reason: "read-only mode denies anything that writes or executes" };
+  if (ask.kind !== "edit")
+    return { decision: "deny", reason: `edit mode denies ${ask.kind === "execute" ? "running commands" : "actions it cannot classify"}` };
+  if (!ask.paths?.length) return { decision: "deny", reason: "edit mode denies an edit that names no path" };
+  const outside = ask.paths.find((p) => !inside(cwd, p));
+  if (outside) return { decision: "deny", reason: `edit mode denies writing outside the working directory (${outside})` };
+  const meta = ask.paths.find((p) => inGitMetadata(cwd, p));
+  if (meta) return { decision: "deny", reason: `edit mode denies writing the repository's own metadata (${meta})` };
+  return { decision: "allow", reason: "edit mode allows edits inside the working directory" };
+}
+
+function inside(cwd: string, path: string): boolean {
+  const rel = relative(real(resolve(cwd)), real(resolve(cwd, path)));
+  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+}
+
+/**
+ * A path inside a `.git` folder under cwd. That is the repository's metadata,
+ * not project files: its config names commands git runs (hooks, filters, diff
+ * drivers), and od runs git there after the agent. Edit mode does not write it.
+ */
+export function inGitMetadata(cwd: string, path: string): boolean {
+  return relative(real(resolve(cwd)), real(resolve(cwd, path)))
+    .split(/[\\/]/)
+    .some((part) => part.toLowerCase() === ".git");
+}
+
+/** The path with symlinks of its existing part resolved, so a link inside cwd that points out counts as outside. */
+function real(path: string): string {
+  const rest: string[] = [];
+  let cur = path;
+  while (!existsSync(cur) && dirname(cur) !== cur) {
+    rest.unshift(basename(cur));
+    cur = dirname(cur);
+  }
+  try {
+    return join(realpathSync(cur), ...rest);
+  } catch {
+    return path;
+  }
+}
+
+export interface Settled {
+  decision: Decision;
+  by: "policy" | "user" | "timeout";
+  reason: string;
+}
+
+/**
+ * Decides one ask: an attached broker is asked first (a timeout or no answer
+ * denies); with nobody attached, the run's policy decides. A run that stops
+ * meanwhile (`stopping` aborts) denies at once instead of waiting for an answer.
+ */
+export async function settle(
+  ask: PermissionAsk,
+  mode: Mode,
+  cwd: string,
+  broker?: Broker,
+  timeoutMs = 120_000,
+  stopping?: AbortSignal,
+): Promise<Settled> {
+  if (!broker) return { ...policyDecision(ask, mode, cwd), by: "policy" };
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onStop: (() => void) | undefined;
+  const timeout = new Promise<"timeout" | "stopping">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), timeoutMs);
+    onStop = () => resolve("stopping");
+    if (stopping?.aborted) onStop();
+    else stopping?.addEventListener("abort", onStop, { once: true });
+  });
+  const { reply: _reply, ...question } = ask;
+  try {
+    const answer = await Promise.race([broker(question, controller.signal).catch(() => undefined), timeout]);
+    if (answer === "stopping") return { decision: "deny", by: "policy", reason: "the run is stopping" };
+    if (answer === "timeout")
+      return { decision: "deny", by: "timeout", reason: `nobody answered within ${Math.round(timeoutMs / 1000)} s` };
+    if (answer === undefined) return { decision: "deny", by: "user", reason: "no answer" };
+    return { decision: answer, by: "user", reason: answer === "allow" ? "allowed by the user" : "denied by the user" };
+  } finally {
+    clearTimeout(timer);
+    if (onStop) stopping?.removeEventListener("abort", onStop);
+    controller.abort();
+  }
+}
+
+/** The event that shows an ask, emitted before anyone decides it. */
+export function requestEvent(ask: PermissionAsk): OdEventBody {
+  return { type: "permission.request", id: ask.id, tool: ask.tool, detail: ask.detail, options: ask.options };
+}
+
+/** The event that shows how an ask was decided. */
+export function decisionEvent(ask: PermissionAsk, settled: Settled): OdEventBody {
+  return { type: "permission.decision", id: ask.id, decision: settled.decision, by: settled.by, reason: settled.reason };
+}

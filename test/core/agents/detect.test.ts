@@ -1,0 +1,244 @@
+import { describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type AdapterInput, validateAdapter } from "../../../src/core/agents/adapter.ts";
+import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
+import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
+import { stripTerminal } from "../../../src/core/os/probe.ts";
+import { tmpdir } from "../../helpers.ts";
+
+/** A fake CLI: a shell script that logs each call, then answers per subcommand. */
+function fakeCli(dir: string, name: string, body: string) {
+  const bin = join(dir, "bin");
+  mkdirSync(bin, { recursive: true });
+  const path = join(bin, name);
+  writeFileSync(path, `#!/bin/sh\necho "$*" >> "${dir}/${name}.calls"\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+const calls = (dir: string, name: string) => {
+  try {
+    return readFileSync(join(dir, `${name}.calls`), "utf8")
+      .trim()
+      .split("\n");
+  } catch {
+    return [];
+  }
+};
+
+function adapter(id: string, extra: Partial<AdapterInput> = {}) {
+  return validateAdapter({
+    id,
+    name: id,
+    install: `npm i -g ${id}`,
+    login: `${id} login`,
+    bin: id,
+    capabilities: { streaming: true, resume: false, readOnly: false },
+    prompt: { via: "stdin" },
+    invoke: () => ({ argv: [] }),
+    protocol: { kind: "lines", createState: () => ({}), parse: () => [] },
+    ...extra,
+  });
+}
+
+const envFor = (dir: string, extra: Record<string, string> = {}) => ({
+  PATH: `${join(dir, "bin")}:/usr/bin:/bin`,
+  HOME: dir,
+  OD_HOME: join(dir, ".od"),
+  ...extra,
+});
+
+describe("detection", () => {
+  test("found, missing, ghost shim, crashing and hanging CLIs, each reported honestly", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "good", 'echo "good-cli v1.2.3"');
+    fakeCli(tmp.path, "ghost", "exit 127");
+    fakeCli(tmp.path, "crashy", "echo boom >&2; exit 2");
+    fakeCli(tmp.path, "hangs", "sleep 30");
+    const found = await detectAll(
+      [adapter("good"), adapter("absent"), adapter("ghost"), adapter("crashy"), adapter("hangs", { detect: { timeoutMs: 300 } })],
+      envFor(tmp.path),
+    );
+    const by = Object.fromEntries(found.map((d) => [d.id, d]));
+    expect(by.good).toMatchObject({ status: "ready", installed: true, version: "1.2.3", confident: true });
+    expect(by.absent).toMatchObject({ status: "missing", installed: false });
+    expect(by.absent!.problems[0]!.hint).toContain("npm i -g absent");
+    expect(by.ghost).toMatchObject({ status: "missing", installed: false });
+    expect(by.crashy).toMatchObject({ status: "broken", installed: false });
+    expect(by.hangs).toMatchObject({ status: "broken" });
+    expect(by.hangs!.problems[0]!.message).toContain("did not answer within 300 ms");
+  });
+
+  test("probes run in parallel: every slow probe starts before any finishes", async () => {
+    await using tmp = tmpdir();
+    const ids = ["s1", "s2", "s3", "s4"];
+    // Each probe waits until all four have started: one at a time, the first would wait until its timeout, and none would end.
+    const timeline = join(tmp.path, "timeline");
+    for (const id of ids)
+      fakeCli(
+        tmp.path,
+        id,
+        `echo start >> "${timeline}"; until [ "$(grep -c start "${timeline}")" -ge 4 ]; do sleep 0.01; done; echo end >> "${timeline}"; echo 1.0.0`,
+      );
+    const found = await detectAll(
+      ids.map((id) => adapter(id)),
+      envFor(tmp.path),
+    );
+    expect(found.map((d) => d.status)).toEqual(["ready", "ready", "ready", "ready"]);
+    expect(readFileSync(timeline, "utf8")).toBe("start\n".repeat(4) + "end\n".repeat(4));
+  });
+
+  test("auth: env keys skip the probe; the probe's classifier decides; the login hint comes along", async () => {
+    await using tmp = tmpdir();
+    fakeCli(
+      tmp.path,
+      "authy",
+      'case "$1" in status) if [ -f "$HOME/logged-in" ]; then echo "logged in"; else echo "not logged in"; exit 1; fi;; *) echo 2.0.0;; esac',
+    );
+    const authy = adapter("authy", {
+      detect: {
+        configDir: ".authy",
+        auth: {
+          envKeys: ["AUTHY_KEY"],
+          args: ["status"],
+          classify: (out) => (out.startsWith("logged in") ? "ok" : out.includes("not logged") ? "missing" : "unknown"),
+        },
+      },
+    });
+    const [out] = await detectAll([authy], envFor(tmp.path));
+    expect(out).toMatchObject({ status: "logged-out", auth: "missing", installed: true, confident: false });
+    expect(out!.problems[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: "Log in: authy login" });
+    writeFileSync(join(tmp.path, "logged-in"), "");
+    mkdirSync(join(tmp.path, ".authy"));
+    expect((await detectAll([authy], envFor(tmp.path)))[0]).toMatchObject({ status: "ready", auth: "ok", confident: true });
+    const before = calls(tmp.path, "authy").length;
+    expect((await detectAll([authy], envFor(tmp.path, { AUTHY_KEY: "k" })))[0]!.auth).toBe("ok");
+    expect(calls(tmp.path, "authy").slice(before)).toEqual(["--version"]); // no status probe
+  });
+
+  test("model catalog: escapes stripped, garbage dropped, aliases when there is no catalog", async () => {
+    await using tmp = tmpdir();
+    fakeCli(
+      tmp.path,
+      "cat",
+      'case "$1" in models) printf "\\033[1mMODELS\\033[0m\\nalpha-1\\nbeta/2:latest\\n\\n  not a model id!\\n\\033[32mgamma\\033[0m\\nalpha-1\\n";; *) echo 1.0.0;; esac',
+    );
+    const cat = adapter("cat", {
+      models: ["alias"],
+      detect: {
+        models: {
+          args: ["models"],
+          parse: (out) =>
+            out
+              .split("\n")
+              .map((l) => l.trim())
+              .filter((l) => l && l !== "MODELS"),
+        },
+      },
+    });
+    const [d] = await detectAll([cat], envFor(tmp.path));
+    expect(d).toMatchObject({ models: ["alpha-1", "beta/2:latest", "gamma"], modelSource: "catalog" });
+    const [plain] = await detectAll([adapter("cat", { models: ["alias"] })], envFor(tmp.path));
+    expect(plain).toMatchObject({ models: ["alias"], modelSource: "aliases" });
+  });
+
+  test("help capability scan reports only flags that are really there", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "helpy", 'case "$1" in --help) echo "  --fast        go fast"; echo "  --json-out    json";; *) echo 3.1.0;; esac');
+    const [d] = await detectAll(
+      [adapter("helpy", { detect: { help: { args: ["--help"], flags: ["--fast", "--json", "--slow"] } } })],
+      envFor(tmp.path),
+    );
+    expect(d!.flags).toEqual(["--fast"]);
+  });
+
+  test("a minimum version marks older installs outdated", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "old", "echo 1.9.9");
+    const [d] = await detectAll([adapter("old", { detect: { minVersion: "1.10.0" } })], envFor(tmp.path));
+    expect(d!.status).toBe("outdated");
+    expect(compareVersions("1.10.0", "1.9.9")).toBe(1);
+    expect(compareVersions("2.0.0-beta.1", "2.0.0")).toBe(0);
+  });
+
+  test("terminal output is flattened", () => {
+    expect(stripTerminal("\x1b[31mred\x1b[0m\nspin|\rspin/\rdone")).toBe("red\ndone");
+  });
+});
+
+describe("detection cache", () => {
+  test("hit, binary change, expiry, corruption and --refresh", async () => {
+    await using tmp = tmpdir();
+    const path = fakeCli(tmp.path, "cached", "echo 1.0.0");
+    const a = [adapter("cached")];
+    const env = envFor(tmp.path);
+    const t0 = Date.now();
+    expect((await detectCached(a, { env, now: t0 })).cached).toEqual([]);
+    expect(calls(tmp.path, "cached")).toHaveLength(1);
+    // Hit: nothing is probed again.
+    const hit = await detectCached(a, { env, now: t0 + 1000 });
+    expect(hit.cached).toEqual(["cached"]);
+    expect(hit.detections[0]!.version).toBe("1.0.0");
+    expect(calls(tmp.path, "cached")).toHaveLength(1);
+    // The binary changed (an upgrade): probed again.
+    writeFileSync(path, `#!/bin/sh\necho "$*" >> "${tmp.path}/cached.calls"\necho 2.0.0\n`);
+    utimesSync(path, new Date(), new Date(t0 + 5000));
+    expect((await detectCached(a, { env, now: t0 + 2000 })).detections[0]!.version).toBe("2.0.0");
+    // Expired after 24 h.
+    expect((await detectCached(a, { env, now: t0 + 2000 + 25 * 3600_000 })).cached).toEqual([]);
+    // Corrupt: ignored, then rewritten valid.
+    writeFileSync(cachePath(env), "{not json");
+    expect((await detectCached(a, { env })).cached).toEqual([]);
+    expect(() => JSON.parse(readFileSync(cachePath(env), "utf8"))).not.toThrow();
+    expect((await detectCached(a, { env, refresh: true })).cached).toEqual([]);
+  });
+});
+
+describe("executable resolution", () => {
+  test("an agent in a usual tool folder that PATH lacks is still found, and says how", async () => {
+    await using tmp = tmpdir();
+    const local = join(tmp.path, ".local", "bin");
+    mkdirSync(local, { recursive: true });
+    writeFileSync(join(local, "hidden"), "#!/bin/sh\necho 4.5.6\n");
+    chmodSync(join(local, "hidden"), 0o755);
+    const [d] = await detectAll([adapter("hidden")], { PATH: "/usr/bin:/bin", HOME: tmp.path });
+    expect(d).toMatchObject({ status: "ready", version: "4.5.6", via: "tool-dir", path: join(local, "hidden") });
+  });
+});
+
+describe("the run pipeline uses detection", () => {
+  test("a cached logged-out agent is re-checked and refused before spawning; help flags reach invoke", async () => {
+    await using tmp = tmpdir();
+    // status says logged out until $HOME/in exists; --help lists --fast.
+    fakeCli(
+      tmp.path,
+      "gate",
+      'case "$1" in status) [ -f "$HOME/in" ] && echo in || { echo out; exit 1; };; --help) echo "  --fast";; --version) echo 1.0.0;; *) cat > /dev/null; echo "{\\"argv\\": \\"$*\\"}";; esac',
+    );
+    const gate = adapter("gate", {
+      detect: {
+        auth: { args: ["status"], classify: (out) => (out.startsWith("in") ? "ok" : "missing") },
+        help: { args: ["--help"], flags: ["--fast"] },
+      },
+      invoke: (ctx) => ({ argv: ctx.flags?.has("--fast") ? ["--fast"] : [], stdin: ctx.prompt }),
+      protocol: {
+        kind: "lines",
+        createState: () => ({}),
+        parse: (r: unknown) => [{ type: "text.delta", id: "0", text: JSON.stringify(r) }],
+      },
+    });
+    const env = envFor(tmp.path);
+    await detectCached([gate], { env });
+    const { runAgent } = await import("../../../src/core/run/run.ts");
+    const { createRegistry } = await import("../../../src/core/agents/registry.ts");
+    const registry = createRegistry([{ adapter: gate, source: "test" }]);
+    const refused = [];
+    for await (const e of runAgent({ agent: "gate", prompt: "x", cwd: tmp.path }, { registry, env })) refused.push(e);
+    expect(refused.find((e) => e.type === "error")).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: "Log in: gate login" });
+    expect(calls(tmp.path, "gate").filter((c) => c === "")).toEqual([]); // never started for the prompt
+    writeFileSync(join(tmp.path, "in"), ""); // logged in since: the confirming probe lets the run through
+    const ran = [];
+    for await (const e of runAgent({ agent: "gate", prompt: "x", cwd: tmp.path }, { registry, env })) ran.push(e);
+    expect(ran.find((e) => e.type === "text.delta")).toMatchObject({ text: '{"argv":"--fast"}' });
+  });
+});

@@ -1,0 +1,67 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type InvokeContext, validateAdapter } from "../../../src/core/agents/adapter.ts";
+import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { useRole, writeRole } from "../../../src/core/agents/roles.ts";
+import { runAgent } from "../../../src/core/run/run.ts";
+import { collect, installFake, ofType, tmpdir } from "../../helpers.ts";
+import { fakeAdapter } from "../../support/fake-adapter.ts";
+
+const withRoles = (roleTarget: string | undefined, roles = false) =>
+  validateAdapter({
+    ...fakeAdapter,
+    roleTarget,
+    capabilities: { ...fakeAdapter.capabilities, roles },
+    invoke: (ctx: InvokeContext) => ({ argv: ctx.role ? ["--agent", ctx.role] : [], stdin: ctx.prompt }),
+  });
+
+describe("roles", () => {
+  test("a file per role in the agent's format, never overwritten unless forced", async () => {
+    await using tmp = tmpdir();
+    const claudeLike = withRoles(".claude/agents/{name}.md", true);
+    const { path } = writeRole(claudeLike, tmp.path, { name: "reviewer", description: "Reviews diffs", prompt: "You review code.\n" });
+    expect(readFileSync(path, "utf8")).toBe('---\nname: reviewer\ndescription: "Reviews diffs"\n---\n\nYou review code.\n');
+    expect(() => writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "x" })).toThrow("already exists");
+    expect(writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "v2" }, true).replaced).toBe(true);
+    const cursorLike = withRoles(".cursor/rules/{name}.mdc");
+    expect(readFileSync(writeRole(cursorLike, tmp.path, { name: "tester", prompt: "Write tests." }).path, "utf8")).toContain(
+      "alwaysApply: false",
+    );
+    expect(() => writeRole(claudeLike, tmp.path, { name: "Bad Name", prompt: "x" })).toThrow("lowercase");
+  });
+
+  test("a section of the instruction file, next to the user's own text", async () => {
+    await using tmp = tmpdir();
+    writeFileSync(join(tmp.path, "AGENTS.md"), "# Project rules\n\nUse tabs.\n");
+    const plain = withRoles(undefined);
+    writeRole(plain, tmp.path, { name: "reviewer", prompt: "Review carefully." });
+    writeRole(plain, tmp.path, { name: "tester", prompt: "Test everything." });
+    writeRole(plain, tmp.path, { name: "reviewer", prompt: "Review gently." }, true);
+    expect(readFileSync(join(tmp.path, "AGENTS.md"), "utf8")).toBe(
+      "# Project rules\n\nUse tabs.\n\n## Role: reviewer\n\nThe reviewer role.\n\nReview gently.\n## Role: tester\n\nThe tester role.\n\nTest everything.\n",
+    );
+    expect(useRole(plain, tmp.path, "tester").promptPrefix).toBe(
+      'Act as the "tester" role defined in AGENTS.md (section "## Role: tester").',
+    );
+    expect(() => useRole(plain, tmp.path, "nobody")).toThrow(expect.objectContaining({ hint: expect.stringContaining("od init") }));
+  });
+
+  test("od run --role: the CLI's own flag where it has one, else the prompt names the role; a missing role is refused", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "text", v: "ok" } }]);
+    const claudeLike = withRoles(".claude/agents/{name}.md", true);
+    writeRole(claudeLike, tmp.path, { name: "reviewer", prompt: "You review." });
+    await collect(
+      runAgent(
+        { agent: "fake", prompt: "look", cwd: tmp.path, role: "reviewer" },
+        { registry: createRegistry([claudeLike]), env: fake.env },
+      ),
+    );
+    expect(fake.recorded()).toMatchObject({ argv: ["--agent", "reviewer"], stdin: ["look"] });
+    const missing = await collect(
+      runAgent({ agent: "fake", prompt: "look", cwd: tmp.path, role: "ghost" }, { registry: createRegistry([claudeLike]), env: fake.env }),
+    );
+    expect(ofType(missing, "error")[0]?.hint).toContain("od init --agent fake --role ghost");
+  });
+});

@@ -1,0 +1,331 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { validateAdapter } from "../../../src/core/agents/adapter.ts";
+import { createRegistry } from "../../../src/core/agents/registry.ts";
+import type { Mode } from "../../../src/core/events.ts";
+import { acp } from "../../../src/core/protocols/acp.ts";
+import { type Broker, policyDecision } from "../../../src/core/run/permissions.ts";
+import { type RunOptions, runAgent } from "../../../src/core/run/run.ts";
+import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
+import { fakeAcpAdapter } from "../../support/fake-adapter.ts";
+
+const registry = createRegistry([fakeAcpAdapter]);
+const fast = { intMs: 200, termMs: 200, killMs: 300 };
+
+// What the fake agent recorded: loose JSON-RPC frames.
+type Received = any;
+
+async function run(
+  script: Record<string, unknown>,
+  request: { mode?: Mode; model?: string; resume?: string; prompt?: string } = {},
+  opts: RunOptions = {},
+) {
+  await using tmp = tmpdir();
+  const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);
+  const events = await collect(
+    runAgent(
+      {
+        agent: "fake-acp",
+        prompt: request.prompt ?? "hello",
+        cwd: tmp.path,
+        mode: request.mode ?? "edit",
+        model: request.model,
+        resume: request.resume,
+      },
+      { registry, env: fake.env, ladder: fast, abortGraceMs: 300, doneGraceMs: 500, ...opts },
+    ),
+  );
+  let received: Received[] = [];
+  try {
+    received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+  } catch {}
+  return { events, received, cwd: tmp.path };
+}
+const methods = (r: Received[]) => r.filter((m) => m.method).map((m) => m.method);
+const answers = (r: Received[]) => r.filter((m) => m.answer).map((m) => m.answer.result ?? m.answer.error);
+
+const chunk = (text: string) => ({ update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text } } });
+const writeCall = (path: string) => ({
+  sessionUpdate: "tool_call",
+  toolCallId: "tc-1",
+  title: "Write hello.txt",
+  kind: "edit",
+  status: "pending",
+  rawInput: { path },
+  locations: [{ path }],
+});
+const permission = (path: string) => ({
+  permission: {
+    toolCall: { toolCallId: "tc-1", title: "Write hello.txt", kind: "edit", locations: [{ path }] },
+    options: [
+      { optionId: "yes", name: "Allow", kind: "allow_once" },
+      { optionId: "always", name: "Always", kind: "allow_always" },
+      { optionId: "no", name: "Reject", kind: "reject_once" },
+    ],
+  },
+});
+
+describe("ACP driver", () => {
+  test("handshake, streamed chunks, thoughts, usage; the prompt travels in session/prompt", async () => {
+    const { events, received, cwd } = await run({
+      turn: [
+        { update: { sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "hmm" } } },
+        chunk("Hello "),
+        chunk("there"),
+        { update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
+      ],
+      usage: { inputTokens: 10, outputTokens: 3 },
+    });
+    expect(methods(received)).toEqual(["initialize", "session/new", "session/prompt"]);
+    expect(received[0].params).toMatchObject({
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
+    expect(received[1].params).toEqual({ cwd, mcpServers: [] });
+    expect(received[2].params).toEqual({ sessionId: "sess-1", prompt: [{ type: "text", text: "hello" }] });
+    expect(
+      ofType(events, "text.delta")
+        .map((e) => e.text)
+        .join(""),
+    ).toBe("Hello there");
+    expect(ofType(events, "thinking.delta")[0]?.text).toBe("hmm");
+    expect(ofType(events, "usage")[0]).toMatchObject({ inputTokens: 10, outputTokens: 3 });
+    expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "sess-1", resumable: true });
+  });
+
+  test("an agent that lingers after its turn is done is stopped by od, and the run still succeeded", async () => {
+    const { events } = await run({ turn: [chunk("all done")], lingerMs: 10_000 }, {}, { doneGraceMs: 100 });
+    expect(ofType(events, "error")).toEqual([]);
+    expect(finished(events)).toMatchObject({ status: "succeeded", signal: "SIGINT" });
+  });
+
+  test("edit mode: a write inside the cwd is allowed by policy; the tool call and result pair up", async () => {
+    await using tmp = tmpdir();
+    const inside = join(tmp.path, "hello.txt");
+    const script = {
+      turn: [
+        { update: writeCall(inside) },
+        permission(inside),
+        {
+          update: {
+            sessionUpdate: "tool_call_update",
+            toolCallId: "tc-1",
+            status: "completed",
+            content: [{ type: "content", content: { type: "text", text: "wrote it" } }],
+          },
+        },
+        chunk("done"),
+      ],
+    };
+    const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);
+    const events = await collect(
+      runAgent({ agent: "fake-acp", prompt: "write", cwd: tmp.path }, { registry, env: fake.env, ladder: fast }),
+    );
+    expect(ofType(events, "permission.request")[0]).toMatchObject({ tool: "Write hello.txt", options: ["Allow", "Always", "Reject"] });
+    expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(answers(received)).toEqual([{ outcome: { outcome: "selected", optionId: "yes" } }]);
+    expect(ofType(events, "tool.call")[0]).toMatchObject({ id: "tc-1", name: "Write hello.txt", input: { path: inside } });
+    expect(ofType(events, "tool.result")[0]).toMatchObject({ id: "tc-1", output: "wrote it", isError: false });
+  });
+
+  test("read-only denies the write; edit denies a path outside the cwd", async () => {
+    const ro = await run({ turn: [permission("/tmp/x/hello.txt")] }, { mode: "read-only" });
+    expect(ofType(ro.events, "permission.decision")[0]).toMatchObject({ decision: "deny", reason: expect.stringContaining("read-only") });
+    expect(answers(ro.received)).toEqual([{ outcome: { outcome: "selected", optionId: "no" } }]);
+    const out = await run({ turn: [permission("/etc/passwd")] });
+    expect(ofType(out.events, "permission.decision")[0]).toMatchObject({ decision: "deny", reason: expect.stringContaining("outside") });
+  });
+
+  test("an attached client decides; one that never answers is a denial by timeout", async () => {
+    const yes: Broker = async () => "allow";
+    const byUser = await run({ turn: [permission("/etc/hosts")] }, { mode: "read-only" }, { broker: yes });
+    expect(ofType(byUser.events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "user" });
+    const silent: Broker = () => new Promise(() => {});
+    const timedOut = await run({ turn: [permission("/etc/hosts")] }, { mode: "full" }, { broker: silent, brokerTimeoutMs: 100 });
+    expect(ofType(timedOut.events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "timeout" });
+    expect(answers(timedOut.received)).toEqual([{ outcome: { outcome: "selected", optionId: "no" } }]);
+  });
+
+  test("cancel while a question waits for its answer: denied at once, and the run ends (not after the question's timeout)", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-acp", { turn: [permission("/etc/hosts")] }, FAKE_ACP);
+    const controller = new AbortController();
+    const silent: Broker = () => new Promise(() => {});
+    const events = [];
+    for await (const e of runAgent(
+      { agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "full" },
+      { registry, env: fake.env, signal: controller.signal, ladder: fast, broker: silent, brokerTimeoutMs: 600_000 },
+    )) {
+      events.push(e);
+      if (e.type === "permission.request") setTimeout(() => controller.abort(), 50); // once the question is out
+    }
+    expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "policy", reason: "the run is stopping" });
+    expect(finished(events).status).toBe("cancelled");
+  });
+
+  test("models: an unknown one is refused with the valid list; a known one is set before the prompt", async () => {
+    const bad = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-huge" });
+    expect(ofType(bad.events, "error")[0]).toMatchObject({ code: "MODEL_NOT_AVAILABLE", hint: "Valid models: m-small, m-big." });
+    expect(methods(bad.received)).not.toContain("session/prompt");
+    const good = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-big" });
+    expect(methods(good.received)).toEqual(["initialize", "session/new", "session/set_model", "session/prompt"]);
+    const config = await run({ configModels: ["a", "b"], turn: [chunk("x")] }, { model: "b" });
+    expect(config.received.find((m) => m.method === "session/set_config_option").params).toEqual({
+      sessionId: "sess-1",
+      configId: "model",
+      value: "b",
+    });
+  });
+
+  test("resume loads the session and does not replay its history as new output", async () => {
+    const { events, received } = await run(
+      { loadSession: true, history: [chunk("OLD ANSWER").update], turn: [chunk("new answer")] },
+      { resume: "sess-7" },
+    );
+    expect(received.find((m) => m.method === "session/load").params).toMatchObject({ sessionId: "sess-7" });
+    expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["new answer"]);
+    expect(finished(events).sessionId).toBe("sess-7");
+    const cannot = await run({ turn: [chunk("x")] }, { resume: "sess-7" });
+    expect(ofType(cannot.events, "error")[0]?.code).toBe("INVALID_REQUEST");
+  });
+
+  test("failures: auth at session/new, an error for the prompt, a crash mid-turn with a tool open", async () => {
+    const auth = await run({ authError: "Authentication required", turn: [] });
+    expect(ofType(auth.events, "error")[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: "Log in: fake-acp login" });
+    const prompt = await run({ turn: [{ promptError: { code: -32603, message: "Internal error: model overloaded" } }] });
+    expect(ofType(prompt.events, "error")[0]?.message).toContain("model overloaded");
+    const crash = await run({ turn: [{ update: writeCall("/w/x") }, { crash: 3 }] });
+    expect(ofType(crash.events, "tool.result")[0]).toMatchObject({ id: "tc-1", isError: true });
+    expect(finished(crash.events)).toMatchObject({ status: "failed", exitCode: 3 });
+  });
+
+  test("cancel sends session/cancel, and the process group is gone", async () => {
+    await using tmp = tmpdir();
+    // Busy for up to 5 s, checking for a cancel every 50 ms: it answers the cancel and leaves, well within the grace.
+    const fake = installFake(tmp.path, "fake-acp", { turn: [chunk("working"), ...Array(100).fill({ sleep: 50 })] }, FAKE_ACP);
+    const controller = new AbortController();
+    const events = [];
+    for await (const e of runAgent(
+      { agent: "fake-acp", prompt: "x", cwd: tmp.path },
+      { registry, env: fake.env, signal: controller.signal, ladder: fast, abortGraceMs: 10_000 },
+    )) {
+      events.push(e);
+      if (e.type === "text.delta") controller.abort();
+    }
+    expect(finished(events)).toMatchObject({ status: "cancelled", exitCode: 0, signal: null }); // it left by itself
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(methods(received)).toContain("session/cancel");
+  });
+
+  test("a slow start is fine; requests od does not offer are refused; silence trips the watchdog", async () => {
+    const slow = await run({ startDelayMs: 300, turn: [{ request: "fs/read_text_file" }, chunk("ok")] });
+    expect(finished(slow.events).status).toBe("succeeded");
+    expect(answers(slow.received)).toEqual([expect.objectContaining({ code: -32601 })]);
+    const stuck = await run({ turn: [{ hang: true }] }, {}, { idleTimeoutMs: 300 });
+    expect(ofType(stuck.events, "error")[0]).toMatchObject({ code: "TIMEOUT", message: expect.stringContaining("sent nothing") });
+  });
+});
+
+describe("ACP driver, record by record", () => {
+  test("an answer to no request of ours (an unknown, odd or repeated id) changes nothing", () => {
+    const { state, send } = acp.start({ agent: { name: "Fake" }, prompt: "hi", cwd: "/w", mode: "edit" });
+    expect(send).toEqual([expect.objectContaining({ id: 1, method: "initialize" })]);
+    for (const id of [2, 0, -1, 1.5, 1e9, "1", null])
+      expect(acp.receive({ jsonrpc: "2.0", id, result: {} }, state, "")).toEqual({ events: [] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "").send).toEqual([
+      expect.objectContaining({ id: 2, method: "session/new" }),
+    ]);
+    expect(acp.receive({ jsonrpc: "2.0", id: 1, result: {} }, state, "")).toEqual({ events: [] });
+    expect(acp.receive({ jsonrpc: "2.0", id: 2, result: { sessionId: "s1" } }, state, "")).toMatchObject({
+      events: [{ type: "session", sessionId: "s1" }],
+      send: [{ id: 3, method: "session/prompt" }],
+    });
+  });
+});
+
+describe("permission policy", () => {
+  test("the table", async () => {
+    await using tmp = tmpdir();
+    symlinkSync("/etc", join(tmp.path, "etc-link"));
+    const cases: Array<[Mode, "read" | "edit" | "execute" | "other", string[] | undefined, "allow" | "deny"]> = [
+      ["read-only", "read", undefined, "allow"],
+      ["read-only", "edit", ["a.txt"], "deny"],
+      ["read-only", "execute", undefined, "deny"],
+      ["edit", "edit", ["a.txt", join(tmp.path, "sub/b.txt")], "allow"],
+      ["edit", "edit", ["../escape.txt"], "deny"],
+      ["edit", "edit", ["etc-link/passwd"], "deny"], // a symlink inside cwd that points out
+      ["edit", "edit", [".git/config"], "deny"], // the repository's metadata: its config names commands git runs
+      ["edit", "edit", ["src/.git/hooks/post-checkout"], "deny"],
+      ["edit", "edit", [".github/workflows/ci.yml", ".gitignore"], "allow"],
+      ["full", "edit", [".git/config"], "allow"],
+      ["edit", "edit", undefined, "deny"],
+      ["edit", "execute", undefined, "deny"],
+      ["edit", "other", undefined, "deny"],
+      ["full", "execute", undefined, "allow"],
+    ];
+    for (const [mode, kind, paths, want] of cases)
+      expect({ mode, kind, paths, got: policyDecision({ kind, paths }, mode, tmp.path).decision }).toEqual({
+        mode,
+        kind,
+        paths,
+        got: want,
+      });
+  });
+});
+
+describe("ACP read-only through a session mode", () => {
+  const readOnlyByMode = validateAdapter({
+    ...fakeAcpAdapter,
+    protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } },
+  });
+  const registryRO = createRegistry([readOnlyByMode]);
+
+  test("the mode is set before the prompt, only in read-only runs", async () => {
+    for (const [mode, expected] of [
+      ["read-only", ["initialize", "session/new", "session/set_config_option", "session/prompt"]],
+      ["edit", ["initialize", "session/new", "session/prompt"]],
+    ] as const) {
+      await using tmp = tmpdir();
+      const fake = installFake(tmp.path, "fake-acp", { modes: ["default", "plan"], turn: [chunk("ok")] }, FAKE_ACP);
+      const events = await collect(
+        runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode }, { registry: registryRO, env: fake.env }),
+      );
+      const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      expect(methods(received)).toEqual([...expected]);
+      if (mode === "read-only")
+        expect(received.find((m: Received) => m.method === "session/set_config_option").params).toMatchObject({
+          configId: "mode",
+          value: "plan",
+        });
+      expect(finished(events).status).toBe("succeeded");
+    }
+  });
+
+  test("an agent that does not offer the mode is refused: no prompt is sent", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-acp", { modes: ["default"], turn: [chunk("never")] }, FAKE_ACP);
+    const events = await collect(
+      runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry: registryRO, env: fake.env }),
+    );
+    expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("read-only mode") });
+    const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(methods(received)).not.toContain("session/prompt");
+  });
+});

@@ -1,0 +1,133 @@
+import { describe, expect, test } from "bun:test";
+import { readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry } from "../../../src/core/agents/registry.ts";
+import type { OdEvent } from "../../../src/core/events.ts";
+import { runAgent } from "../../../src/core/run/run.ts";
+import { withResult } from "../../../src/core/run/summary.ts";
+import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
+import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
+import { fakeAdapter } from "../../support/fake-adapter.ts";
+
+describe("run result", () => {
+  test("the summary before run.finished: text, tool calls, files changed with their git diff, raw tail", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    // A config the agent could have written: colour, and commands git would run for a diff. The summary uses none of them.
+    const ran = join(tmp.path, "ran");
+    Bun.spawnSync([
+      "sh",
+      "-c",
+      `mkdir ${repo} && cd ${repo} && git init -q && echo one > a.txt && echo "*.txt diff=x filter=y" > .gitattributes && git add a.txt .gitattributes && git -c user.name=t -c user.email=t@t commit -qm init`,
+    ]);
+    const configs = [
+      ["color.ui", "always"],
+      ["diff.external", "false"],
+      ["diff.x.textconv", `touch ${ran}-textconv; cat`],
+      ["core.fsmonitor", `touch ${ran}-fsmonitor`],
+      ["filter.y.clean", `touch ${ran}-filter; cat`],
+      ["filter.y.required", "true"],
+    ];
+    for (const [key, value] of configs) Bun.spawnSync(["git", "config", key!, value!], { cwd: repo });
+    const fake = installFake(tmp.path, "fake-agent", [
+      { read: "all" },
+      { stdout: { t: "tool", id: "c1", name: "Write" } },
+      { touch: "new.txt" },
+      { touch: "a.txt" },
+      { stdout: { t: "result", id: "c1" } },
+      { raw: "not json\n" },
+      { stdout: { t: "text", v: "done" } },
+    ]);
+    const events = await collect(
+      withResult(runAgent({ agent: "fake", prompt: "x", cwd: repo }, { registry: createRegistry([fakeAdapter]), env: fake.env }), repo),
+    );
+    const [result] = ofType(events, "run.result");
+    expect(result).toMatchObject({
+      text: "done",
+      toolCalls: [{ id: "c1", name: "Write", isError: false }],
+      files: ["a.txt", "new.txt"],
+      rawTail: "not json\n",
+    });
+    expect(result!.diff).toStartWith("diff --git a/a.txt b/a.txt\n");
+    expect(result!.diff).toContain("\n-one\n+");
+    expect(readdirSync(tmp.path).filter((f) => f.startsWith("ran-"))).toEqual([]);
+    expect(events.at(-2)?.type).toBe("run.result");
+    expect(finished(events).status).toBe("succeeded");
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+  });
+
+  test("a file rewritten to the same size is changed; files left alone are not", async () => {
+    await using tmp = tmpdir();
+    const dir = join(tmp.path, "work");
+    Bun.spawnSync(["mkdir", dir]);
+    const sameSize = `${"x".repeat("written by the fake agent\n".length - 1)}\n`;
+    writeFileSync(join(dir, "same.txt"), sameSize);
+    writeFileSync(join(dir, "kept.txt"), sameSize);
+    const past = new Date(Date.now() - 60_000);
+    for (const f of ["same.txt", "kept.txt"]) utimesSync(join(dir, f), past, past);
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "same.txt" }, { stdout: { t: "text", v: "ok" } }]);
+    const events = await collect(
+      withResult(runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }), dir),
+    );
+    expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
+  });
+
+  test("a diff longer than the bound is cut, and says so", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    Bun.spawnSync([
+      "sh",
+      "-c",
+      `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
+    ]);
+    async function* run(): AsyncGenerator<OdEvent> {
+      writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
+      yield {
+        type: "run.finished",
+        runId: "r",
+        seq: 0,
+        ts: 0,
+        status: "succeeded",
+        exitCode: 0,
+        signal: null,
+        durationMs: 0,
+        resumable: false,
+      };
+    }
+    const [result] = ofType(await collect(withResult(run(), repo)), "run.result");
+    expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
+    expect(result!.diff).toStartWith("diff --git a/data.txt b/data.txt\n");
+    expect(result!.diff).toEndWith(`[od: the output is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
+  });
+
+  test("with no git on PATH the summary has no diff, and the run still finishes", async () => {
+    await using tmp = tmpdir();
+    const dir = join(tmp.path, "work");
+    Bun.spawnSync([
+      "sh",
+      "-c",
+      `mkdir ${dir} && cd ${dir} && git init -q && echo one > a.txt && git add a.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
+    ]);
+    const script = join(tmp.path, "no-git.ts");
+    writeFileSync(
+      script,
+      `import { writeFileSync } from "node:fs";
+import { withResult } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
+async function* run() {
+  writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
+  yield { type: "run.finished", runId: "r", seq: 0, ts: 0, status: "succeeded", durationMs: 0 };
+}
+for await (const e of withResult(run(), ${JSON.stringify(dir)})) console.log(JSON.stringify(e));`,
+    );
+    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
+    expect(p.stderr.toString()).toBe("");
+    const events = p.stdout
+      .toString()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(events.map((e) => e.type)).toEqual(["run.result", "run.finished"]);
+    expect(events[0]).toMatchObject({ files: ["a.txt"] });
+    expect(events[0].diff).toBeUndefined();
+  });
+});
