@@ -5,8 +5,10 @@ import { defineAdapter } from "../src/plugin.ts";
  * model behind the Anthropic Messages API or any OpenAI-compatible Chat
  * Completions endpoint (OpenAI, OpenRouter, Ollama, LM Studio, vLLM), with
  * three tools od implements itself, Read, Write and Edit, rooted at the cwd.
- * There is no executable: the pipeline runs the loop in process with this argv,
- * and `bin` is only the label runs show. Configuration is the environment:
+ * There is no executable: the pipeline runs the loop in process and hands it
+ * the run's mode, model and session typed, not as flags, so invoke gives only
+ * the prompt (its empty argv is what runs show after the `bin` label). The rest
+ * of the configuration is the environment:
  * OD_API_PROVIDER (anthropic | openai), OD_API_BASE_URL, OD_API_MODEL, and a key
  * in OD_API_KEY, ANTHROPIC_API_KEY or OPENAI_API_KEY.
  */
@@ -26,9 +28,6 @@ export default defineAdapter({
   // read-only offers the Read tool alone; full adds nothing over edit (there is no shell to allow).
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
   prompt: { via: "stdin" },
-  invoke: (ctx) => ({
-    argv: ["--mode", ctx.mode, ...(ctx.model ? ["--model", ctx.model] : []), ...(ctx.resume ? ["--resume", ctx.resume] : [])],
-    stdin: ctx.prompt,
-  }),
+  invoke: (ctx) => ({ argv: [], stdin: ctx.prompt }),
   protocol: { kind: "loop", loop: "api" },
 });

@@ -5,12 +5,16 @@
  *   for await (const e of runAgent({ agent: "claude", prompt: "fix the tests", cwd: "." })) console.log(e);
  */
 
-import { loadRegistry } from "./builtins.ts";
-import type { Adapter } from "./core/agents/adapter.ts";
+import { loadRegistry, loadSkills } from "./builtins.ts";
 import type { Detection } from "./core/agents/detect.ts";
 import { type CachedDetections, detectCached } from "./core/agents/detect-cache.ts";
+import { listModels as listModelsOf } from "./core/agents/models.ts";
 import type { Registry } from "./core/agents/registry.ts";
-import { OdError } from "./core/errors.ts";
+import type { OdEvent } from "./core/events.ts";
+import { type PlanView, viewPlan } from "./core/run/dry-run.ts";
+import { type CreateRunOptions, createRun } from "./core/run/pipeline.ts";
+import { planRun as planFor } from "./core/run/plan.ts";
+import type { RunRequest } from "./core/run/request.ts";
 
 export { loadRegistry, loadSkills } from "./builtins.ts";
 export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/agents/adapter.ts";
@@ -22,16 +26,38 @@ export { selectAgent } from "./core/agents/select.ts";
 export { ErrorCode, OdError } from "./core/errors.ts";
 export type { OdEventBody } from "./core/events.ts";
 export { eventJsonSchema, Mode, OdEvent } from "./core/events.ts";
+export type { PlanView } from "./core/run/dry-run.ts";
 export type { ParallelItem, ParallelResult } from "./core/run/parallel.ts";
 export { parallel } from "./core/run/parallel.ts";
 export type { Broker, Decision, PermissionAsk } from "./core/run/permissions.ts";
-export { runWithRetry } from "./core/run/retry.ts";
-export type { RunOptions, RunPlan } from "./core/run/run.ts";
-export { planRun, RunRequest, runAgent } from "./core/run/run.ts";
+export type { CreateRunOptions } from "./core/run/pipeline.ts";
+export { createRun } from "./core/run/pipeline.ts";
+export type { RunOptions } from "./core/run/request.ts";
+export { RunRequest } from "./core/run/request.ts";
+export type { RetryPolicy } from "./core/run/retry.ts";
 
 export { VERSION } from "./core/version.ts";
 
 type Env = Record<string, string | undefined>;
+
+/** Library options: those of `createRun`, with the registry optional (default: the built-ins and your plugins). */
+export type RunAgentOptions = Omit<CreateRunOptions, "registry"> & { registry?: Registry };
+
+/**
+ * Runs one prompt on an agent: the pipeline every surface uses (`createRun`),
+ * with the default registry and skills when none are given. Breaking out of the
+ * iteration cancels the run.
+ */
+export async function* runAgent(request: RunRequest, opts: RunAgentOptions = {}): AsyncGenerator<OdEvent> {
+  const registry = opts.registry ?? (await loadRegistry());
+  yield* createRun(request, { skills: () => loadSkills([], opts.env), ...opts, registry });
+}
+
+/** What a run would spawn, without spawning (`od run --dry-run`). */
+export async function planRun(request: RunRequest, opts: RunAgentOptions = {}): Promise<PlanView> {
+  const registry = opts.registry ?? (await loadRegistry());
+  return viewPlan(await planFor(request, { skills: () => loadSkills([], opts.env), ...opts, registry }));
+}
 
 /** Which agents are installed, working and logged in (cached 24 h; `refresh` probes again). */
 export async function detectAgents(opts: { registry?: Registry; env?: Env; refresh?: boolean } = {}): Promise<Detection[]> {
@@ -48,17 +74,6 @@ export async function listModels(
   agent: string,
   opts: { registry?: Registry; env?: Env; refresh?: boolean } = {},
 ): Promise<{ models: string[]; efforts: string[]; source: Detection["modelSource"] }> {
-  const registry = opts.registry ?? (await loadRegistry());
-  const adapter: Adapter | undefined = registry.get(agent)?.adapter;
-  if (!adapter)
-    throw new OdError(
-      "AGENT_UNKNOWN",
-      `No adapter named "${agent}"`,
-      `Known agents: ${registry
-        .list()
-        .map((e) => e.adapter.id)
-        .join(", ")}.`,
-    );
-  const [d] = (await detectCached([adapter], { env: opts.env, refresh: opts.refresh })).detections;
-  return { models: ["default", ...d!.models], efforts: d!.efforts, source: d!.modelSource };
+  // The same core function the CLI and the server call; only the default registry is loaded here.
+  return listModelsOf(opts.registry ?? (await loadRegistry()), agent, { env: opts.env, refresh: opts.refresh });
 }

@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir as osTmp } from "node:os";
 import { join, resolve } from "node:path";
-import type { OdEvent } from "../src/core/events.ts";
-import { groupMembers } from "../src/core/os/process.ts";
+import type { OdEvent, OdEventBody } from "../src/core/events.ts";
+import { groupMembers } from "../src/core/os/process-group.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const FAKE_AGENT = join(ROOT, "test/bin/fake-agent.ts");
@@ -53,14 +53,14 @@ export function installFake(dir: string, name: string, script: unknown, program 
   };
 }
 
-export async function collect(events: AsyncIterable<OdEvent>): Promise<OdEvent[]> {
-  const out: OdEvent[] = [];
+export async function collect<E extends OdEventBody = OdEvent>(events: AsyncIterable<E>): Promise<E[]> {
+  const out: E[] = [];
   for await (const e of events) out.push(e);
   return out;
 }
 
-export function ofType<T extends OdEvent["type"]>(events: OdEvent[], type: T): Extract<OdEvent, { type: T }>[] {
-  return events.filter((e): e is Extract<OdEvent, { type: T }> => e.type === type);
+export function ofType<E extends OdEventBody, T extends E["type"]>(events: E[], type: T): Extract<E, { type: T }>[] {
+  return events.filter((e): e is Extract<E, { type: T }> => e.type === type);
 }
 
 export function finished(events: OdEvent[]) {

@@ -1,5 +1,5 @@
 import { loadRegistry } from "../builtins.ts";
-import { listModels } from "../index.ts";
+import { listModels } from "../core/agents/models.ts";
 import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
@@ -13,7 +13,8 @@ export default odCommand({
   },
   async run({ args }) {
     const registry = await loadRegistry();
-    const result = { agent: args.agent, ...(await listModels(args.agent, { registry, refresh: args.refresh })) };
+    // The same object `GET /api/agents/:id/models` answers.
+    const result = { agent: args.agent, ...(await listModels(registry, args.agent, { refresh: args.refresh })) };
     if (args.json) return printJson(result);
     process.stdout.write(
       `${table(

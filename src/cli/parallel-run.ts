@@ -2,8 +2,7 @@ import { loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import { type ParallelResult, parallel } from "../core/run/parallel.ts";
-import type { RetryPolicy } from "../core/run/retry.ts";
-import type { RunRequest } from "../core/run/run.ts";
+import type { RunRequest } from "../core/run/request.ts";
 import { createTextRenderer } from "./render.ts";
 import { table } from "./table.ts";
 
@@ -28,7 +27,7 @@ function labelled(label: string, sink: { write(s: string): unknown }) {
 export async function runParallel(
   agents: string[],
   base: Omit<RunRequest, "agent">,
-  opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; policyFor: (agent: string) => RetryPolicy },
+  opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; attempts: number },
 ): Promise<number> {
   for (const a of agents) if (!opts.registry.get(a)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, "See `od agents`.");
   const sinks = new Map<
@@ -49,7 +48,7 @@ export async function runParallel(
   const shown = new Set<string>(); // errors the agent's own stream already showed
   for await (const item of parallel(
     agents.map((agent) => ({ ...base, agent })),
-    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, policyFor: opts.policyFor, skills: () => loadSkills() },
+    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, retry: { attempts: opts.attempts }, skills: () => loadSkills() },
   )) {
     if ("result" in item) {
       results.push(item.result);

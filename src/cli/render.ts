@@ -1,4 +1,4 @@
-import type { OdEvent } from "../core/events.ts";
+import type { EventOf, OdEvent } from "../core/events.ts";
 
 export interface Sink {
   write(text: string): unknown;
@@ -13,7 +13,8 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
   let atLineStart = true;
   const thinking = new Set<string>();
-  let usage: Extract<OdEvent, { type: "usage" }> | undefined;
+  /** The run's usage summed over its turns (from run.result), for the closing line. */
+  let usage: EventOf<"run.result">["usage"];
   let sessionId: string | undefined;
 
   const note = (text: string) => {
@@ -51,10 +52,8 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "session":
         sessionId = e.sessionId;
         return;
-      case "usage":
-        usage = e;
-        return;
       case "run.result": {
+        usage = e.usage;
         if (!opts.result) return;
         const lines = [
           `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,

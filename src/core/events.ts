@@ -13,6 +13,21 @@ const envelope = {
 
 const count = z.number().nonnegative().optional();
 
+const figures = {
+  inputTokens: count,
+  outputTokens: count,
+  cacheRead: count,
+  cacheWrite: count,
+  reasoningTokens: count,
+  costUsd: count,
+};
+
+/** A run's usage, summed over its turns and attempts (per model where the agent says which). */
+const UsageTotals = z.object({
+  ...figures,
+  byModel: z.record(z.string(), z.object(figures)).optional(),
+});
+
 /** Set on the work of a sub-agent: the id of the tool call (e.g. Claude's Task) that it runs under. */
 const parent = z.string().optional().describe("the tool.call this belongs to, for a sub-agent's activity");
 
@@ -47,12 +62,7 @@ const bodies = {
     reason: z.string().optional(),
   },
   usage: {
-    inputTokens: count,
-    outputTokens: count,
-    cacheRead: count,
-    cacheWrite: count,
-    reasoningTokens: count,
-    costUsd: count,
+    ...figures,
     source: z.enum(["turn", "run"]).describe("turn: figures for one model turn; run: totals for the whole run"),
   },
   raw: { stream: z.enum(["stdout", "stderr"]), line: z.string() },
@@ -65,6 +75,7 @@ const bodies = {
     errorCode: ErrorCode.optional(),
     errorMessage: z.string().optional(),
     rawTail: z.string().describe("the last raw stdout lines, for debugging"),
+    usage: UsageTotals.optional().describe("tokens and cost summed over the run's turns; absent when the agent reported none"),
     note: z.string().optional(),
   },
   "run.finished": {
@@ -114,8 +125,20 @@ export function eventJsonSchema(): unknown {
   return z.toJSONSchema(OdEvent, { unrepresentable: "any" });
 }
 
-/** Stamps bodies with the run's envelope; seq is monotonic from 0. */
-export function createStamper(runId: string, now: () => number = Date.now) {
-  let seq = 0;
+/**
+ * Stamps bodies with the run's envelope: the one place a `seq` is assigned.
+ * seq is monotonic from `from` (0 for a new run; a recovered log continues
+ * after its last line), and `ts` follows the order of stamping.
+ */
+export function createStamper(runId: string, from = 0, now: () => number = Date.now) {
+  let seq = from;
   return (body: OdEventBody): OdEvent => ({ ...body, runId, seq: seq++, ts: now() }) as OdEvent;
+}
+
+/** Whether a plugin's (or a loop's) body is a valid event once stamped; `run.*` events are the pipeline's own. */
+export function isEventBody(body: unknown): body is OdEventBody {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const type = (body as { type?: unknown }).type;
+  if (typeof type === "string" && type.startsWith("run.")) return false;
+  return OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 }).success;
 }

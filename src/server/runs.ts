@@ -2,8 +2,8 @@ import { loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import type { Broker, Decision } from "../core/run/permissions.ts";
-import { DEFAULT_RETRY, runWithRetry } from "../core/run/retry.ts";
-import type { RunRequest } from "../core/run/run.ts";
+import { createRun } from "../core/run/pipeline.ts";
+import type { RunRequest } from "../core/run/request.ts";
 import type { Slots } from "../core/run/slots.ts";
 import type { LogBatch, LogCursor } from "../core/store/log-read.ts";
 import type { LogWriter } from "../core/store/log-writer.ts";
@@ -61,8 +61,7 @@ export class RunStore {
     };
     run.done = (async () => {
       const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
-      const fallbackModel = this.deps.registry.get(request.agent)?.adapter.rateLimitFallbackModel;
-      const options = {
+      const events = createRun(request, {
         runId,
         registry: this.deps.registry,
         skills: () => loadSkills([], this.deps.env),
@@ -71,8 +70,7 @@ export class RunStore {
         slots: this.deps.slots,
         broker,
         brokerTimeoutMs: this.deps.askTimeoutMs,
-      };
-      const events = runWithRetry(request, options, { ...DEFAULT_RETRY, fallbackModel });
+      });
       try {
         for await (const event of events) {
           run.log.append(event);

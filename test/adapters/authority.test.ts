@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import { loadRegistry } from "../../src/builtins.ts";
 import type { Adapter } from "../../src/core/agents/adapter.ts";
-import { planRun, runAgent } from "../../src/core/run/run.ts";
 import { collect, ofType, tmpdir } from "../helpers.ts";
+import { planRun, runAgent } from "../support/run.ts";
 
 const registry = await loadRegistry([]);
 const adapter = (id: string): Adapter => registry.get(id)!.adapter;

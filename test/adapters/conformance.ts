@@ -10,8 +10,9 @@ import { createRegistry, type RegistryEntry } from "../../src/core/agents/regist
 import { type Mode, OdEvent } from "../../src/core/events.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
 import { interpret } from "../../src/core/protocols/interpret.ts";
-import { runAgent } from "../../src/core/run/run.ts";
+import { loopSettings } from "../../src/core/run/launch.ts";
 import { collect, FIXTURES, finished, installFake, ofType, tmpdir } from "../helpers.ts";
+import { runAgent } from "../support/run.ts";
 
 /** Tokens that lift a CLI's approvals or sandbox; never allowed below `full`. */
 export const BYPASS_TOKENS = [
@@ -53,8 +54,14 @@ function delivered(
   const inv = invoke(adapter, over);
   const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
   const ctx = { agent: { name: adapter.name }, prompt: PROMPT, cwd: "/work/project", mode: "edit" as Mode, options, ...over };
-  // A session driver may send the prompt at once (pi) or keep it for after the handshake (ACP).
-  const session = adapter.protocol.kind === "driver" ? JSON.stringify(driverFor(adapter).start(ctx)) : "";
+  // A session driver may send the prompt at once (pi) or keep it for after the handshake (ACP);
+  // a loop inside od is handed the run's settings typed, by the launch stage, not as flags.
+  const session =
+    adapter.protocol.kind === "driver"
+      ? JSON.stringify(driverFor(adapter).start(ctx))
+      : adapter.protocol.kind === "loop"
+        ? JSON.stringify(loopSettings(ctx))
+        : "";
   return { argv: inv.argv, stdin: inv.stdin, session };
 }
 

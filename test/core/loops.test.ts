@@ -7,21 +7,28 @@ import { detectCached } from "../../src/core/agents/detect-cache.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEventBody } from "../../src/core/events.ts";
 import { loopDriver, loops } from "../../src/core/loops/index.ts";
-import { type Loop, LoopProcess } from "../../src/core/loops/transport.ts";
-import { planRun, runAgent } from "../../src/core/run/run.ts";
+import { checked, type Loop, type LoopContext, LoopProcess } from "../../src/core/loops/transport.ts";
 import { VERSION } from "../../src/core/version.ts";
 import { collect, finished, ofType, tmpdir } from "../helpers.ts";
+import { planRun, runAgent } from "../support/run.ts";
 
-const spec = { argv: [], env: {}, cwd: "/", stdin: "p" };
+const spec = { argv: [], env: {}, cwd: "/", stdin: "p", settings: { mode: "edit" as const } };
 
+/** Every frame is an event frame: a loop yields bodies, never lines to parse. */
 async function drain(proc: LoopProcess): Promise<OdEventBody[]> {
   const out: OdEventBody[] = [];
-  for await (const f of proc.lines()) if (f.kind === "line") out.push(JSON.parse(f.text));
+  for await (const f of proc.lines()) {
+    if (f.kind !== "event") throw new Error(`a loop yielded a ${f.kind} frame`);
+    out.push(f.body);
+  }
   return out;
 }
 
+const RUN_FINISHED = { type: "run.finished", status: "succeeded", exitCode: 0, signal: null, durationMs: 1, resumable: false };
+const NOT_BODIES: unknown[] = [null, 1, "s", [], {}, { type: "text.delta" }, { type: "nope" }, RUN_FINISHED, { type: "run.started" }];
+
 describe("loop transport", () => {
-  test("the loop's events come out as lines; a normal return exits 0", async () => {
+  test("the loop's events come out as event frames; a normal return exits 0", async () => {
     const loop: Loop = {
       name: "t",
       async *run(ctx) {
@@ -33,6 +40,36 @@ describe("loop transport", () => {
     expect(await drain(proc)).toEqual([{ type: "text.delta", id: "x", text: "got p" }]);
     expect(await proc.exited).toEqual({ exitCode: 0, signal: null });
     expect(await proc.stderrTail()).toBe("a note\n");
+  });
+
+  test("the loop gets the run's settings typed, the prompt, env and cwd; argv is display only", async () => {
+    let seen: Omit<LoopContext, "signal" | "note"> | undefined;
+    const loop: Loop = {
+      name: "t",
+      async *run({ signal: _s, note: _n, ...ctx }) {
+        seen = ctx;
+      },
+    };
+    const settings = { mode: "read-only" as const, model: "m", resume: "s-1", maxTurns: 4 };
+    const proc = new LoopProcess(loop, { argv: ["shown"], env: { A: "1" }, cwd: "/w", stdin: "hi", settings });
+    expect(await drain(proc)).toEqual([]);
+    expect(seen).toEqual({ settings, env: { A: "1" }, cwd: "/w", prompt: "hi" });
+  });
+
+  test("run.* events and anything that is not a valid body come out as raw, the rest as is", async () => {
+    const good: OdEventBody = { type: "text.delta", id: "a", text: "b" };
+    const loop: Loop = {
+      name: "t",
+      async *run() {
+        for (const b of [good, ...NOT_BODIES]) yield b as OdEventBody; // a loop's types can be escaped; the guard still holds
+      },
+    };
+    const out = await drain(new LoopProcess(loop, spec));
+    expect(out[0]).toBe(good);
+    expect(out.slice(1)).toEqual(NOT_BODIES.map((b) => ({ type: "raw", stream: "stdout", line: JSON.stringify(b) })));
+    const cyclic: Record<string, unknown> = { type: "status" };
+    cyclic.self = cyclic;
+    expect(checked(cyclic)).toEqual({ type: "raw", stream: "stdout", line: "[object Object]" });
   });
 
   test("a loop that throws reports one error event and exits 1", async () => {
@@ -79,20 +116,11 @@ describe("loop transport", () => {
     expect(await b.stderrTail()).toContain("abandoned");
   });
 
-  test("the loop driver passes valid event bodies and keeps anything else as raw", () => {
+  test("the loop driver, handed a line, applies the same check and keeps the line as it was", () => {
     const { state } = loopDriver.start({ agent: { name: "x" }, prompt: "p", cwd: "/", mode: "edit" });
-    const pass = (record: unknown) => loopDriver.receive(record, state, JSON.stringify(record) ?? "").events[0];
+    const pass = (record: unknown) => loopDriver.receive(record, state, ` ${JSON.stringify(record)}`).events[0];
     expect(pass({ type: "text.delta", id: "a", text: "b" })).toEqual({ type: "text.delta", id: "a", text: "b" });
-    for (const bad of [
-      null,
-      1,
-      "s",
-      [],
-      {},
-      { type: "text.delta" },
-      { type: "run.finished", status: "succeeded", exitCode: 0, signal: null, durationMs: 1, resumable: false },
-    ])
-      expect(pass(bad)).toMatchObject({ type: "raw", stream: "stdout" });
+    for (const bad of NOT_BODIES) expect(pass(bad)).toEqual({ type: "raw", stream: "stdout", line: ` ${JSON.stringify(bad)}` });
   });
 });
 
@@ -124,13 +152,14 @@ describe("the api adapter in the pipeline", () => {
     expect((await detectCached([adapter], { env: { ...env, OPENAI_API_KEY: "" } })).detections[0]!.status).toBe("missing");
   });
 
-  test("--dry-run shows the loop's argv and the prompt as its stdin, resolved without an executable", async () => {
+  test("--dry-run shows the loop's label and the prompt as its stdin, resolved without an executable", async () => {
     await using tmp = tmpdir();
     const plan = await planRun(
       { agent: "api", prompt: "hello", cwd: tmp.path, mode: "read-only", model: "m" },
       { registry: createRegistry([api]), env: {} },
     );
-    expect(plan).toMatchObject({ bin: "od:api", resolved: true, argv: ["od:api", "--mode", "read-only", "--model", "m"], stdin: "hello" });
+    // The loop's settings are handed over typed, not as flags: its argv is empty, the label alone.
+    expect(plan).toMatchObject({ bin: "od:api", resolved: true, argv: ["od:api"], stdin: "hello" });
   });
 
   test("an adapter naming an unknown loop fails cleanly, with one run.finished", async () => {

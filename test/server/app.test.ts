@@ -105,7 +105,15 @@ describe("runs API", () => {
     expect(res.headers.get("content-type")).toContain("text/event-stream");
     const frames = await readFrames(res.body!);
     const events = eventsOf(frames);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "session", "tool.call", "tool.result", "text.delta", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual([
+      "run.started",
+      "session",
+      "tool.call",
+      "tool.result",
+      "text.delta",
+      "run.result",
+      "run.finished",
+    ]);
     for (const f of frames.filter((x) => x.data)) {
       const e = JSON.parse(f.data!);
       expect(f.id).toBe(String(e.seq));
@@ -118,11 +126,11 @@ describe("runs API", () => {
     expect(list.runs.map((r) => r.runId)).toContain(runId);
     // Replay with ?after= skips what the client has.
     const rest = eventsOf(await readFrames((await request(`/api/runs/${runId}/events?after=3`)).body!));
-    expect(rest.map((e) => e.seq)).toEqual([4, 5]);
+    expect(rest.map((e) => e.seq)).toEqual([4, 5, 6]);
     const fromHeader = eventsOf(
       await readFrames((await request(`/api/runs/${runId}/events`, { headers: { "last-event-id": "4" } })).body!),
     );
-    expect(fromHeader.map((e) => e.seq)).toEqual([5]);
+    expect(fromHeader.map((e) => e.seq)).toEqual([5, 6]);
   });
 
   test("POST /api/chat streams the run directly", async () => {
@@ -169,7 +177,12 @@ describe("runs API", () => {
     expect(agents.agents.find((a) => a.id === "fake")).toEqual(
       expect.objectContaining({ id: "fake", installed: true, modes: ["read-only", "edit", "full"] }),
     );
-    expect(await (await request("/api/agents/fake/models")).json()).toEqual({ models: ["default"], efforts: ["low", "high"] });
+    expect(await (await request("/api/agents/fake/models")).json()).toEqual({
+      agent: "fake",
+      models: ["default"],
+      efforts: ["low", "high"],
+      source: "none",
+    });
     const schema = (await (await request("/api/schema/events")).json()) as { oneOf: unknown[] };
     expect(schema.oneOf.length).toBe(14);
   });

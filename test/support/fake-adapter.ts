@@ -1,4 +1,4 @@
-import { defineAdapter, defineLinesProtocol, str } from "../../src/plugin.ts";
+import { defineAdapter, defineLinesProtocol, num, str } from "../../src/plugin.ts";
 
 /**
  * A minimal line adapter for pipeline tests, driven by the fake agent:
@@ -36,7 +36,17 @@ export const fakeAdapter = defineAdapter({
         case "result":
           return [{ type: "tool.result", id: str(r.id) ?? "", output: "ok", isError: false }];
         case "session":
-          return [{ type: "session", sessionId: str(r.v) ?? "" }];
+          return [{ type: "session", sessionId: str(r.v) ?? "", model: str(r.model) }];
+        case "usage":
+          return [
+            {
+              type: "usage",
+              inputTokens: num(r.in),
+              outputTokens: num(r.out),
+              costUsd: num(r.cost),
+              source: r.source === "run" ? "run" : "turn",
+            },
+          ];
         case "fail":
           return [{ type: "error", code: "AGENT_ERROR", message: str(r.v) ?? "", retryable: false }];
         case "throw":

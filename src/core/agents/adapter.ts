@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
-import type { Mode, OdEvent, OdEventBody } from "../events.ts";
+import type { Mode, OdEventBody } from "../events.ts";
 
 /** What `invoke` receives: everything decided before the process starts. */
 export interface InvokeContext {
@@ -41,7 +41,8 @@ export interface ClassifyContext {
   exitCode: number | null;
   signal: string | null;
   stderrTail: string;
-  events: readonly OdEvent[];
+  /** The run's recent events (bounded), without their envelope. */
+  events: readonly OdEventBody[];
 }
 
 export interface Classification {
@@ -72,9 +73,10 @@ export interface DriverProtocol {
 
 /**
  * An agent loop that runs inside od instead of a spawned executable
- * (core/loops, chosen by name). It is run like a program: it gets invoke's
- * argv, env and stdin (the prompt) and the cwd, and streams od events; cancel,
- * timeout and closing work exactly as for a spawned agent. `bin` is a label only.
+ * (core/loops, chosen by name). It gets the run's settings as a typed object
+ * (mode, model, resume, turn cap), invoke's env and stdin (the prompt) and the
+ * cwd, and yields od event bodies; invoke's argv is only shown. Cancel, timeout
+ * and closing work exactly as for a spawned agent. `bin` is a label only.
  */
 export interface LoopProtocol {
   kind: "loop";

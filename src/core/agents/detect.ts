@@ -2,43 +2,17 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { OdError } from "../errors.ts";
-import { detectLoop } from "../loops/index.ts";
 import { probe } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Adapter, AuthState } from "./adapter.ts";
+import { detectLoop } from "./detect-loop.ts";
+import type { Detection } from "./detection.ts";
 
 type Env = Record<string, string | undefined>;
 
 export const DEFAULT_PROBE_MS = 3000;
 
-export interface Problem {
-  code: string;
-  message: string;
-  hint?: string;
-}
-
-export interface Detection {
-  id: string;
-  name: string;
-  /** ready: usable; missing: not installed; broken: installed but does not run; outdated: below minVersion; logged-out: auth missing. */
-  status: "ready" | "missing" | "broken" | "outdated" | "logged-out";
-  installed: boolean;
-  /** Both signals agree: the executable runs and its config folder exists (or the adapter declares none). */
-  confident: boolean;
-  path?: string;
-  /** How the executable was found; "tool-dir" means PATH lacks its folder. */
-  via?: "override" | "path" | "tool-dir";
-  version?: string;
-  configDir?: string;
-  auth: AuthState;
-  login?: string;
-  /** Flags from detect.help found in `--help`. */
-  flags?: string[];
-  models: string[];
-  modelSource: "catalog" | "aliases" | "none";
-  efforts: string[];
-  problems: Problem[];
-}
+export type { Detection, Problem } from "./detection.ts";
 
 /** Detects every adapter at once: total time is about the slowest probe, not the sum. One failing probe never hurts the others. */
 export function detectAll(adapters: Adapter[], env: Env = process.env): Promise<Detection[]> {

@@ -1,7 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runAgent } from "../run/run.ts";
+import { createRun } from "../run/pipeline.ts";
 import type { Registry } from "./registry.ts";
 
 export const LIVE_PROMPT = "This is a connectivity check from od. Reply with the single word OK and do nothing else.";
@@ -32,9 +32,10 @@ export async function liveCheck(
   const cwd = mkdtempSync(join(tmpdir(), "od-live-check-"));
   const report: LiveReport = { agent, status: "failed", answer: "", written: [], durationMs: 0, exitCode: null };
   try {
-    for await (const e of runAgent(
+    // One attempt: a live check reports what the agent does now, not after od's retries.
+    for await (const e of createRun(
       { agent, prompt: LIVE_PROMPT, cwd, mode: "read-only", timeoutMs: opts.timeoutMs ?? 120_000 },
-      { registry, env: opts.env, signal: opts.signal },
+      { registry, env: opts.env, signal: opts.signal, retry: { attempts: 1 } },
     )) {
       if (e.type === "session" && e.model) report.model = e.model;
       if (e.type === "text.delta" && report.answer.length < 200) report.answer = (report.answer + e.text).slice(0, 200);

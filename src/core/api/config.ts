@@ -1,7 +1,6 @@
-import { parseArgs } from "node:util";
 import { OdError } from "../errors.ts";
-import { Mode } from "../events.ts";
-import type { Env } from "../loops/transport.ts";
+import type { Mode } from "../events.ts";
+import type { Env, LoopSettings } from "../loops/transport.ts";
 
 export type Provider = "anthropic" | "openai";
 
@@ -38,32 +37,21 @@ export const DEFAULT_MAX_TOKENS = 1_000_000;
 export const CONFIG_KEYS = ["OD_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OD_API_BASE_URL"];
 
 /**
- * The loop's settings: flags (from the adapter's invoke) first, then the
- * environment. Provider: --provider / OD_API_PROVIDER, else openai when
- * OD_API_BASE_URL is set (local and hosted OpenAI-compatible servers), else
- * whichever of ANTHROPIC_API_KEY / OPENAI_API_KEY is set. Key: OD_API_KEY, else the provider's.
+ * The loop's configuration: the run's settings (mode, model, resume, a turn
+ * cap) as the pipeline hands them over, the rest from the environment.
+ * Provider: OD_API_PROVIDER, else openai when OD_API_BASE_URL is set (local and
+ * hosted OpenAI-compatible servers), else whichever of ANTHROPIC_API_KEY /
+ * OPENAI_API_KEY is set. Key: OD_API_KEY, else the provider's.
  */
-export function resolveConfig(argv: string[], env: Env): ApiConfig {
-  let flags: Record<string, string | undefined>;
-  try {
-    flags = parseArgs({
-      args: argv,
-      strict: true,
-      options: Object.fromEntries(
-        ["mode", "model", "resume", "provider", "base-url", "max-turns", "max-tokens"].map((k) => [k, { type: "string" as const }]),
-      ),
-    }).values as Record<string, string | undefined>;
-  } catch (err) {
-    throw new OdError("INVALID_REQUEST", `api loop: ${(err as Error).message}`, "This is a bug in the adapter that starts the loop.");
-  }
-  const explicit = flags.provider ?? env.OD_API_PROVIDER;
+export function resolveConfig(settings: LoopSettings, env: Env): ApiConfig {
+  const explicit = env.OD_API_PROVIDER;
   if (explicit !== undefined && explicit !== "anthropic" && explicit !== "openai")
     throw new OdError(
       "INVALID_REQUEST",
       `OD_API_PROVIDER must be "anthropic" or "openai", not "${explicit}"`,
       "Use openai for any OpenAI-compatible server (OpenRouter, Ollama, LM Studio, vLLM).",
     );
-  const customBase = flags["base-url"] ?? env.OD_API_BASE_URL;
+  const customBase = env.OD_API_BASE_URL;
   const provider: Provider =
     explicit ?? (customBase ? "openai" : env.ANTHROPIC_API_KEY ? "anthropic" : env.OPENAI_API_KEY ? "openai" : "anthropic");
   const d = DEFAULTS[provider];
@@ -76,24 +64,25 @@ export function resolveConfig(argv: string[], env: Env): ApiConfig {
       `No API key for ${provider} at ${baseUrl}`,
       `Set ${d.keyVar} (or OD_API_KEY)${provider === "openai" ? ", or point OD_API_BASE_URL at a local server that needs no key" : ""}.`,
     );
-  const mode = Mode.safeParse(flags.mode ?? "edit");
-  if (!mode.success) throw new OdError("INVALID_REQUEST", `api loop: unknown mode "${flags.mode}"`);
   return {
     provider,
     baseUrl,
     key,
-    model: flags.model ?? (env.OD_API_MODEL || undefined) ?? (official || provider === "anthropic" ? d.model : undefined),
-    mode: mode.data,
-    resume: flags.resume,
-    maxTurns: positive(flags["max-turns"] ?? env.OD_API_MAX_TURNS, DEFAULT_MAX_TURNS, "OD_API_MAX_TURNS"),
-    maxTokens: positive(flags["max-tokens"] ?? env.OD_API_MAX_TOKENS, DEFAULT_MAX_TOKENS, "OD_API_MAX_TOKENS"),
+    model: settings.model ?? (env.OD_API_MODEL || undefined) ?? (official || provider === "anthropic" ? d.model : undefined),
+    mode: settings.mode,
+    resume: settings.resume,
+    maxTurns:
+      settings.maxTurns !== undefined
+        ? positive(settings.maxTurns, DEFAULT_MAX_TURNS, "maxTurns")
+        : positive(env.OD_API_MAX_TURNS, DEFAULT_MAX_TURNS, "OD_API_MAX_TURNS"),
+    maxTokens: positive(env.OD_API_MAX_TOKENS, DEFAULT_MAX_TOKENS, "OD_API_MAX_TOKENS"),
   };
 }
 
 /** The endpoint the loop would call with this environment (for `od agents`); undefined when unconfigured. */
 export function endpointOf(env: Env): string | undefined {
   try {
-    const c = resolveConfig([], env);
+    const c = resolveConfig({ mode: "edit" }, env); // the mode does not change where requests go
     return `${c.provider} ${c.baseUrl}`;
   } catch {
     return undefined;
@@ -115,7 +104,7 @@ function normalizeBase(raw: string, provider: Provider): string {
   return `${url.origin}${withV1}`;
 }
 
-function positive(value: string | undefined, fallback: number, name: string): number {
+function positive(value: string | number | undefined, fallback: number, name: string): number {
   if (value === undefined || value === "") return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new OdError("INVALID_REQUEST", `${name} must be a positive whole number, not "${value}"`);

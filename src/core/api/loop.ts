@@ -23,7 +23,7 @@ async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
   let turns = 0;
   let costKnown = true;
   try {
-    const config = resolveConfig(ctx.argv, ctx.env);
+    const config = resolveConfig(ctx.settings, ctx.env);
     const root = realpathSync(ctx.cwd);
     const session = config.resume ? loadSession(ctx.env, config.resume) : newSession(root);
     const model = config.model ?? (await discoverModel(config, ctx));

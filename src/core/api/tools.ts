@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../events.ts";
 import { inGitMetadata } from "../run/permissions.ts";
+import { defineTool, type Tool, toolSpec } from "./define-tool.ts";
 import { display, isInside, kindOf, lstatOrUndefined, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import { type ToolSpec, UNPARSED } from "./types.ts";
 
@@ -10,45 +11,46 @@ import { type ToolSpec, UNPARSED } from "./types.ts";
 export const READ_CAP = 256 * 1024;
 export const WRITE_CAP = 1024 * 1024;
 
-const path = { type: "string", description: "File path relative to the project directory" };
+const path = z.string().describe("File path relative to the project directory");
 
-/** The only tools the loop offers: no shell, no network. */
-export const TOOL_SPECS: Record<"Read" | "Write" | "Edit", ToolSpec> = {
-  Read: {
-    name: "Read",
-    description: `Read a UTF-8 text file (at most ${READ_CAP} bytes).`,
-    schema: { type: "object", properties: { path }, required: ["path"] },
-  },
-  Write: {
-    name: "Write",
-    description: "Create a file, or replace its whole content. Missing parent folders are created.",
-    schema: {
-      type: "object",
-      properties: { path, content: { type: "string", description: "The complete new content" } },
-      required: ["path", "content"],
-    },
-  },
-  Edit: {
-    name: "Edit",
-    description: "Replace one exact string in a file. old_string must occur exactly once; include enough context to make it unique.",
-    schema: {
-      type: "object",
-      properties: { path, old_string: { type: "string" }, new_string: { type: "string" } },
-      required: ["path", "old_string", "new_string"],
-    },
-  },
-};
+const Read = defineTool({
+  name: "Read",
+  description: `Read a UTF-8 text file (at most ${READ_CAP} bytes).`,
+  input: z.object({ path }),
+  writes: false,
+  run: ({ path: p }, { root }) => read(root, p),
+});
 
-/** read-only offers Read alone; edit and full offer all three (full adds nothing: there is nothing more to allow). */
-export function toolsFor(mode: Mode): ToolSpec[] {
-  return mode === "read-only" ? [TOOL_SPECS.Read] : [TOOL_SPECS.Read, TOOL_SPECS.Write, TOOL_SPECS.Edit];
+const Write = defineTool({
+  name: "Write",
+  description: "Create a file, or replace its whole content. Missing parent folders are created.",
+  input: z.object({ path, content: z.string().describe("The complete new content") }),
+  writes: true,
+  run: ({ path: p, content }, { root, mode }) => write(root, writable(root, mode, p), content),
+});
+
+const Edit = defineTool({
+  name: "Edit",
+  description: "Replace one exact string in a file. old_string must occur exactly once; include enough context to make it unique.",
+  input: z.object({ path, old_string: z.string(), new_string: z.string() }),
+  writes: true,
+  run: ({ path: p, old_string, new_string }, { root, mode }) => edit(root, writable(root, mode, p), old_string, new_string),
+});
+
+/** The only tools the loop offers, in the order the model sees them: no shell, no network. */
+const TOOLS: readonly Tool[] = [Read, Write, Edit];
+
+/** What the model is shown of each tool, derived once from its declaration. */
+const SPECS = new Map(TOOLS.map((t) => [t, toolSpec(t)]));
+
+/** read-only offers what does not write (Read); edit and full offer all three (full adds nothing: there is nothing more to allow). */
+function offered(mode: Mode): Tool[] {
+  return TOOLS.filter((t) => mode !== "read-only" || !t.writes);
 }
 
-const inputs = {
-  Read: z.object({ path: z.string() }),
-  Write: z.object({ path: z.string(), content: z.string() }),
-  Edit: z.object({ path: z.string(), old_string: z.string(), new_string: z.string() }),
-};
+export function toolsFor(mode: Mode): ToolSpec[] {
+  return offered(mode).map((t) => SPECS.get(t)!);
+}
 
 export interface ToolOutcome {
   output: string;
@@ -58,28 +60,22 @@ export interface ToolOutcome {
 /** Runs one tool call inside `root` (a realpath). Every refusal and failure comes back as isError, never as a throw. */
 export function runTool(root: string, mode: Mode, name: string, input: unknown): ToolOutcome {
   try {
-    if (!(name in inputs))
+    const tool = TOOLS.find((t) => t.name === name);
+    if (!tool)
       throw new ToolError(
-        `unknown tool ${JSON.stringify(name)}; the tools are ${toolsFor(mode)
+        `unknown tool ${JSON.stringify(name)}; the tools are ${offered(mode)
           .map((t) => t.name)
           .join(", ")}`,
       );
-    const tool = name as keyof typeof inputs;
-    if (!toolsFor(mode).some((t) => t.name === tool)) throw new ToolError(`${tool} is not available in ${mode} mode`);
+    if (!offered(mode).includes(tool)) throw new ToolError(`${tool.name} is not available in ${mode} mode`);
     if (typeof input === "object" && input !== null && UNPARSED in input)
       throw new ToolError("the tool input was not valid JSON (was it cut off by the output limit?)");
-    const parsed = inputs[tool].safeParse(input);
+    const parsed = tool.input.safeParse(input);
     if (!parsed.success)
       throw new ToolError(
-        `invalid input for ${tool}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`,
+        `invalid input for ${tool.name}: ${parsed.error.issues.map((i) => `${i.path.join(".") || "input"}: ${i.message}`).join("; ")}`,
       );
-    if (tool === "Read") return ok(read(root, parsed.data.path));
-    if (tool === "Write") {
-      const { path: p, content } = parsed.data as z.infer<typeof inputs.Write>;
-      return ok(write(root, writable(root, mode, p), content));
-    }
-    const { path: p, old_string, new_string } = parsed.data as z.infer<typeof inputs.Edit>;
-    return ok(edit(root, writable(root, mode, p), old_string, new_string));
+    return { output: tool.run(parsed.data, { root, mode }), isError: false };
   } catch (err) {
     const message = err instanceof ToolError ? err.message : `failed: ${(err as Error)?.message ?? String(err)}`;
     return { output: `Refused: ${message}`, isError: true };
@@ -91,10 +87,6 @@ function writable(root: string, mode: Mode, p: string): string {
   if (mode !== "full" && inGitMetadata(root, resolve(root, p)))
     throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
   return p;
-}
-
-function ok(output: string): ToolOutcome {
-  return { output, isError: false };
 }
 
 function read(root: string, p: string): string {

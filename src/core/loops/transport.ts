@@ -1,14 +1,25 @@
 import { OdError } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
+import { type Mode, OdEvent, type OdEventBody } from "../events.ts";
 import { type Frame, TailBuffer } from "../os/lines.ts";
-import { type AgentProcess, DEFAULT_LADDER, type Exit, type Ladder } from "../os/process.ts";
+import type { AgentProcess, Exit } from "../os/process.ts";
+import { DEFAULT_LADDER, type Ladder } from "../os/process-group.ts";
 
 export type Env = Record<string, string | undefined>;
 
-/** What an in-process loop gets: the same things a spawned agent would (argv, env, stdin, cwd), plus a cancel signal. */
+/** The run's settings a loop acts on, handed over typed (a spawned CLI would get them as flags). */
+export interface LoopSettings {
+  mode: Mode;
+  /** Undefined: the loop picks its default. */
+  model?: string;
+  /** The session to continue. */
+  resume?: string;
+  /** A cap on model turns; undefined: the loop's own default or environment. */
+  maxTurns?: number;
+}
+
+/** What an in-process loop gets: what a spawned agent would (env, cwd, stdin) with its settings typed, plus a cancel signal. */
 export interface LoopContext {
-  /** invoke's argv (without the label in `bin`). */
-  argv: string[];
+  settings: LoopSettings;
   env: Env;
   cwd: string;
   /** invoke's stdin: the composed prompt. */
@@ -36,15 +47,17 @@ export interface Loop {
 export type Transport = Pick<AgentProcess, "exited" | "lines" | "send" | "closeStdin" | "stderrTail" | "cancel">;
 
 export interface LoopSpec {
+  /** invoke's argv: shown by run.started only, the loop never reads it (its settings are `settings`). */
   argv: string[];
   env: Env;
   cwd: string;
   stdin?: string;
+  settings: LoopSettings;
 }
 
 /**
  * A loop run in place of a process: it starts at once and runs on its own (as a
- * child would), its events come out as JSON lines on `lines()`, its notes are its
+ * child would), its events come out as `event` frames on `lines()`, its notes are its
  * stderr tail, and `cancel` aborts it, waiting at most as long as the signal
  * ladder would before giving up on it. `exited` is {0, null} when it returned,
  * {null, null} when it was stopped, {1, null} when it threw (reported as an error event).
@@ -53,7 +66,7 @@ export class LoopProcess implements Transport {
   readonly exited: Promise<Exit>;
   private readonly controller = new AbortController();
   private readonly tail = new TailBuffer(16 * 1024);
-  private readonly queue: string[] = [];
+  private readonly queue: OdEventBody[] = [];
   private ended = false;
   private wake: (() => void) | undefined;
   private abandon: ((exit: Exit) => void) | undefined;
@@ -71,7 +84,8 @@ export class LoopProcess implements Transport {
     let exitCode = 0;
     try {
       const note = (line: string) => this.tail.push(new TextEncoder().encode(`${line}\n`));
-      for await (const body of loop.run({ argv: spec.argv, env: spec.env, cwd: spec.cwd, prompt: spec.stdin ?? "", signal, note })) {
+      const ctx = { settings: spec.settings, env: spec.env, cwd: spec.cwd, prompt: spec.stdin ?? "", signal, note };
+      for await (const body of loop.run(ctx)) {
         if (this.ended) break;
         this.push(body);
       }
@@ -86,7 +100,7 @@ export class LoopProcess implements Transport {
 
   private push(body: OdEventBody): void {
     if (this.ended) return;
-    this.queue.push(JSON.stringify(body));
+    this.queue.push(checked(body));
     this.wake?.();
   }
 
@@ -97,8 +111,8 @@ export class LoopProcess implements Transport {
 
   async *lines(): AsyncGenerator<Frame> {
     for (;;) {
-      const text = this.queue.shift();
-      if (text !== undefined) yield { kind: "line", text };
+      const body = this.queue.shift();
+      if (body !== undefined) yield { kind: "event", body };
       else if (this.ended) return;
       else await new Promise<void>((resolve) => (this.wake = resolve));
     }
@@ -122,4 +136,29 @@ export class LoopProcess implements Transport {
       this.abandon?.({ exitCode: null, signal: null });
     }
   }
+}
+
+/**
+ * The guarantee a line driver gives, kept for bodies that never become lines:
+ * the run.* events are the pipeline's own (one run.started, one run.finished),
+ * and anything not a valid event body is kept as `raw` rather than passed on.
+ * A loop is od's own code and emits few events, so a full parse each is cheap.
+ */
+export function checked(body: unknown): OdEventBody {
+  if (isBody(body)) return body;
+  let line: string;
+  try {
+    line = JSON.stringify(body) ?? String(body);
+  } catch {
+    line = String(body); // a cycle or a BigInt: still shown, never thrown into the pipeline
+  }
+  return { type: "raw", stream: "stdout", line };
+}
+
+/** A valid event body that is not one of the pipeline's run.* events. */
+export function isBody(body: unknown): body is OdEventBody {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const type = (body as { type?: unknown }).type;
+  if (typeof type === "string" && type.startsWith("run.")) return false;
+  return OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 }).success;
 }

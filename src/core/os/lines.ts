@@ -1,9 +1,11 @@
 /** Byte-level framing of a child's output: bounded lines and a bounded tail. */
 
+import type { OdEventBody } from "../events.ts";
+
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;
 
-export type Frame = { kind: "line"; text: string } | { kind: "too-large"; bytes: number };
+export type Frame = { kind: "line"; text: string } | { kind: "too-large"; bytes: number } | { kind: "event"; body: OdEventBody };
 
 /**
  * Splits a byte stream into lines. Lines are decoded only once complete, so a

@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os";
-import { killGroup } from "./process.ts";
+import { killGroup } from "./process-group.ts";
 
 export interface ProbeResult {
   exitCode: number | null;

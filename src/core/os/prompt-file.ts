@@ -1,17 +1,23 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /**
- * The prompt as a file, for CLIs that read it from one (`--prompt-file`, `--message-file`):
- * in a private folder (0700, the file 0600) outside the working directory, removed after the run.
+ * Where the prompt goes for CLIs that read it from a file (`--prompt-file`, `--message-file`):
+ * a private folder of its own, outside the working directory. Chosen when the run is planned
+ * (the argv names it, and `--dry-run` shows it); nothing is written until the run starts.
  */
-export function writePromptFile(prompt: string): { path: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), "od-prompt-"));
-  const path = join(dir, "prompt.md");
-  writeFileSync(path, prompt, { mode: 0o600 });
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+export function plannedPromptFile(): string {
+  return join(tmpdir(), `od-prompt-${crypto.randomUUID()}`, "prompt.md");
 }
 
-/** Where the prompt file would be, for `--dry-run` (nothing is written). */
-export const PLANNED_PROMPT_FILE = join(tmpdir(), "od-prompt-XXXXXX", "prompt.md");
+/**
+ * Writes the prompt at its planned place: the folder is made here (0700; it must not exist yet,
+ * so nobody else's folder is used), the file 0600. `remove` deletes the folder, after the run.
+ */
+export function writePromptFile(path: string, prompt: string): { path: string; remove(): void } {
+  const dir = dirname(path);
+  mkdirSync(dir, { mode: 0o700 });
+  writeFileSync(path, prompt, { mode: 0o600, flag: "wx" });
+  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}

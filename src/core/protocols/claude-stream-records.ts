@@ -1,7 +1,7 @@
 /** The record mappings every CLI that speaks Claude Code's stream-json shares (see claude-stream.ts). */
 import { errorFromText } from "../agents/classify-text.ts";
 import type { OdEventBody } from "../events.ts";
-import type { ClaudeStreamState, Mapper } from "./claude-stream.ts";
+import type { ClaudeStreamState, Mapper } from "./claude-stream-types.ts";
 import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 
 export const SHARED_SYSTEM: Record<string, Mapper> = {

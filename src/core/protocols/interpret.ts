@@ -1,4 +1,4 @@
-import { OdEvent, type OdEventBody } from "../events.ts";
+import { isEventBody, type OdEventBody } from "../events.ts";
 import type { Driver, DriverStep } from "./driver.ts";
 
 /**
@@ -59,10 +59,8 @@ export function salvageText(line: string): string {
   return out.join("");
 }
 
-/** Events from plugins are untrusted: each is checked against the event model. */
-function valid(body: OdEventBody): boolean {
-  return OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 }).success;
-}
+/** Events from plugins are untrusted: each is checked against the event model, and none may speak for the pipeline (`run.*`). */
+const valid = isEventBody;
 
 function raw(line: string): OdEventBody {
   return { type: "raw", stream: "stdout", line };

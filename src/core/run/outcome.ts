@@ -1,6 +1,6 @@
 import type { Adapter, Classification } from "../agents/adapter.ts";
 import { isRetryable } from "../errors.ts";
-import type { OdEvent, OdEventBody } from "../events.ts";
+import type { BodyOf, OdEventBody } from "../events.ts";
 import type { Exit } from "../os/process.ts";
 
 const RETAINED = 500;
@@ -13,12 +13,12 @@ const RETAINED = 500;
 export class Outcome {
   sessionId?: string;
   private sawOutput = false;
-  private readonly errors: Array<Extract<OdEvent, { type: "error" }>> = [];
+  private readonly errors: Array<BodyOf<"error">> = [];
   private readonly openTools = new Set<string>();
   /** Non-delta events, bounded, for the adapter's classifier. */
-  readonly retained: OdEvent[] = [];
+  readonly retained: OdEventBody[] = [];
 
-  observe(event: OdEvent): void {
+  observe(event: OdEventBody): void {
     switch (event.type) {
       case "text.delta":
       case "thinking.delta":

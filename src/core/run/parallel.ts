@@ -1,8 +1,7 @@
-import type { Registry } from "../agents/registry.ts";
 import type { OdEvent } from "../events.ts";
 import { createWorkspace } from "../workspace/worktree.ts";
-import { type RetryPolicy, runWithRetry } from "./retry.ts";
-import type { RunOptions, RunRequest } from "./run.ts";
+import { type CreateRunOptions, createRun } from "./pipeline.ts";
+import type { RunRequest } from "./request.ts";
 import { Slots } from "./slots.ts";
 
 export interface ParallelResult {
@@ -31,14 +30,7 @@ export type ParallelItem = { agent: string; event: OdEvent } | { agent: string; 
  */
 export async function* parallel(
   requests: RunRequest[],
-  opts: {
-    maxConcurrent?: number;
-    registry?: Registry;
-    env?: Record<string, string | undefined>;
-    signal?: AbortSignal;
-    policyFor?: (agent: string) => RetryPolicy;
-    skills?: RunOptions["skills"];
-  } = {},
+  opts: Omit<CreateRunOptions, "slots" | "runId"> & { maxConcurrent?: number },
 ): AsyncGenerator<ParallelItem> {
   const slots = new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
@@ -53,13 +45,14 @@ export async function* parallel(
     const ws = await createWorkspace(request.cwd ?? process.cwd(), label.replace(/[^\w-]/g, "_"));
     const result: ParallelResult = { agent: label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
     try {
-      for await (const event of runWithRetry(
-        { ...request, cwd: ws.dir },
-        { registry: opts.registry, env: opts.env, signal: opts.signal, slots, skills: opts.skills },
-        opts.policyFor?.(request.agent),
-      )) {
-        if (event.type === "usage")
-          Object.assign(result, { inputTokens: event.inputTokens, outputTokens: event.outputTokens, costUsd: event.costUsd });
+      const { maxConcurrent: _, ...runOpts } = opts;
+      for await (const event of createRun({ ...request, cwd: ws.dir }, { ...runOpts, slots })) {
+        if (event.type === "run.result" && event.usage)
+          Object.assign(result, {
+            inputTokens: event.usage.inputTokens,
+            outputTokens: event.usage.outputTokens,
+            costUsd: event.usage.costUsd,
+          });
         if (event.type === "error") result.error ??= event.message;
         if (event.type === "run.finished")
           Object.assign(result, { runId: event.runId, status: event.status, durationMs: event.durationMs });

@@ -1,6 +1,7 @@
-import type { OdEvent } from "../events.ts";
+import type { BodyOf, OdEventBody } from "../events.ts";
 import { sleep } from "../os/sleep.ts";
-import { type RunOptions, type RunRequest, runAgent } from "./run.ts";
+import { attempt } from "./attempt.ts";
+import type { RunOptions, RunRequest } from "./request.ts";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (1 = no retry). */
@@ -13,75 +14,65 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30_000 };
 
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<unknown>;
+
 /**
- * runAgent, with transient failures retried: a run that failed only with
+ * Attempts in a row, while failures are transient: a run that failed only with
  * retryable errors (rate limits, overloaded or failing servers, dropped
  * connections) and did no tool call yet (so nothing is done twice) starts again
  * after exponential backoff with jitter, honouring a `retry after N` the error
  * names (one longer than the policy's longest wait is not retried; a cancel
- * ends the wait at once). Each retry is a `status` event; the caller sees one
- * stream, one run id and exactly one run.finished. Permanent failures are never
- * retried.
+ * ends the wait at once). Each retry is a `status`; the stream has exactly one
+ * run.finished, the last attempt's. Permanent failures are never retried.
  */
-export async function* runWithRetry(
+export async function* withRetry(
   request: RunRequest,
-  opts: RunOptions = {},
-  policy: RetryPolicy = DEFAULT_RETRY,
-  wait: (ms: number, signal?: AbortSignal) => Promise<unknown> = sleep,
-): AsyncGenerator<OdEvent> {
-  const runId = opts.runId ?? crypto.randomUUID();
-  let seq = 0;
-  // Within the first attempt the numbering already matches: the event passes through uncopied.
-  const restamp = (e: OdEvent): OdEvent => {
-    if (e.seq !== seq) return { ...e, seq: seq++ };
-    seq++;
-    return e;
-  };
+  opts: RunOptions,
+  policy: RetryPolicy,
+  wait: Wait = sleep,
+): AsyncGenerator<OdEventBody> {
   let current = request;
-  for (let attempt = 1; ; attempt++) {
-    const errors: Extract<OdEvent, { type: "error" }>[] = [];
+  for (let n = 1; ; n++) {
+    const errors: BodyOf<"error">[] = [];
     let acted = false;
-    let finished: Extract<OdEvent, { type: "run.finished" }> | undefined;
-    for await (const e of runAgent(current, { ...opts, runId })) {
-      if (e.type === "run.finished") {
-        finished = e;
+    let finished: BodyOf<"run.finished"> | undefined;
+    for await (const body of attempt(current, opts)) {
+      if (body.type === "run.finished") {
+        finished = body;
         break;
       }
-      if (e.type === "error") errors.push(e);
-      if (e.type === "tool.call") acted = true;
-      yield restamp(e);
+      if (body.type === "error") errors.push(body);
+      if (body.type === "tool.call") acted = true;
+      yield body;
     }
-    const transient = finished?.status === "failed" && errors.length > 0 && errors.every((e) => e.retryable && e.code !== "TIMEOUT");
-    if (!finished || !transient || acted || attempt >= policy.attempts || opts.signal?.aborted) {
-      if (finished) yield restamp(finished);
+    if (!finished) return;
+    const transient = finished.status === "failed" && errors.length > 0 && errors.every((e) => e.retryable && e.code !== "TIMEOUT");
+    const waitMs = delayFor(n, policy, errors);
+    // Over the policy's longest wait: the agent asks for more than od would sit through, and its error already says so.
+    if (!transient || acted || n >= policy.attempts || opts.signal?.aborted || waitMs > policy.maxMs) {
+      yield finished;
       return;
     }
-    const waitMs = delayFor(attempt, policy, errors);
-    if (waitMs > policy.maxMs) {
-      // The agent asks for a longer wait than od would sit through: its error already says so.
-      yield restamp(finished);
-      return;
-    }
-    const fallback =
-      policy.fallbackModel && errors.some((e) => e.code === "RATE_LIMITED") && current.model !== policy.fallbackModel
-        ? policy.fallbackModel
-        : undefined;
+    const fallback = fallbackFor(policy, errors, current.model);
     if (fallback) current = { ...current, model: fallback };
-    yield restamp({
+    yield {
       type: "status",
-      runId,
-      seq: 0,
-      ts: Date.now(),
       label: "retrying",
-      detail: `attempt ${attempt + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${errors.at(-1)!.message.slice(0, 200)}${fallback ? `; falling back to model ${fallback}` : ""}`,
-    });
+      detail: `attempt ${n + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${errors.at(-1)!.message.slice(0, 200)}${fallback ? `; falling back to model ${fallback}` : ""}`,
+    };
     // A cancel ends the wait (or skips it, when it came with the announcement).
     if (!opts.signal?.aborted) await wait(waitMs, opts.signal).catch(() => {});
     if (opts.signal?.aborted) {
-      yield restamp({ ...finished, status: "cancelled" });
+      yield { ...finished, status: "cancelled" };
       return;
     }
   }
+}
+
+/** The declared fallback model, on a rate limit, when it is not the model that was limited. */
+function fallbackFor(policy: RetryPolicy, errors: BodyOf<"error">[], model: string | undefined): string | undefined {
+  if (!policy.fallbackModel || model === policy.fallbackModel) return undefined;
+  return errors.some((e) => e.code === "RATE_LIMITED") ? policy.fallbackModel : undefined;
 }
 
 /** Exponential backoff with jitter (half fixed, half random), at least what a "retry after N" in the error asks for. */

@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OdEvent } from "../events.ts";
+import { createStamper, OdEvent } from "../events.ts";
 import { type LogBatch, type LogCursor, logEnds, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";
 
@@ -144,33 +144,21 @@ export class RunLog {
       const events = this.read(runId);
       if (events.some((e) => e.type === "run.finished")) continue;
       this.sealTornLine(runId);
-      const last = events.at(-1);
-      const seq = (last?.seq ?? -1) + 1;
-      const ts = Date.now();
-      this.append({
-        type: "error",
-        runId,
-        seq,
-        ts,
-        code: "AGENT_CRASHED",
-        message: reason,
-        hint: "Start the run again.",
-        retryable: false,
-      });
+      const stamp = createStamper(runId, (events.at(-1)?.seq ?? -1) + 1);
+      this.append(stamp({ type: "error", code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false }));
       const session = events.findLast((e) => e.type === "session");
       const sessionId = session?.type === "session" ? session.sessionId : undefined;
-      this.append({
-        type: "run.finished",
-        runId,
-        seq: seq + 1,
-        ts,
-        status: "failed",
-        exitCode: null,
-        signal: null,
-        durationMs: ts - (events[0]?.ts ?? ts),
-        sessionId,
-        resumable: sessionId !== undefined,
-      });
+      this.append(
+        stamp({
+          type: "run.finished",
+          status: "failed",
+          exitCode: null,
+          signal: null,
+          durationMs: Date.now() - (events[0]?.ts ?? Date.now()),
+          sessionId,
+          resumable: sessionId !== undefined,
+        }),
+      );
       recovered.push(runId);
     }
     return recovered;

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { loadSkills } from "../../builtins.ts";
 import { detectCached } from "../../core/agents/detect-cache.ts";
+import { listModels } from "../../core/agents/models.ts";
 import type { Registry } from "../../core/agents/registry.ts";
-import { OdError } from "../../core/errors.ts";
 import { eventJsonSchema } from "../../core/events.ts";
 import { VERSION } from "../../core/version.ts";
 
@@ -32,9 +32,9 @@ export function metaRoutes(registry: Registry, env?: Record<string, string | und
         pluginErrors: registry.errors,
       });
     })
-    .get("/agents/:id/models", (c) => {
-      const adapter = registry.get(c.req.param("id"))?.adapter;
-      if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${c.req.param("id")}"`);
-      return c.json({ models: ["default", ...adapter.models], efforts: adapter.efforts });
+    .get("/agents/:id/models", async (c) => {
+      // What `od models --agent <id> --json` prints: detection's models (pi's catalog), not the adapter's aliases.
+      const agent = c.req.param("id");
+      return c.json({ agent, ...(await listModels(registry, agent, { env, refresh: Boolean(c.req.query("refresh")) })) });
     });
 }

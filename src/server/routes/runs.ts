@@ -4,7 +4,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/errors.ts";
-import { RunRequest } from "../../core/run/run.ts";
+import { RunRequest } from "../../core/run/request.ts";
 import type { RunStore } from "../runs.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
 

@@ -181,17 +181,17 @@ function watch(runId) {
     const box = parts.get(`perm${e.id}`);
     box ? box.replaceWith(line) : out.append(line);
   });
-  on(
-    "usage",
-    (e) =>
-      ($("usage").textContent = [
-        e.inputTokens !== undefined && `${e.inputTokens} in`,
-        e.outputTokens !== undefined && `${e.outputTokens} out`,
-        e.costUsd !== undefined && `$${e.costUsd.toFixed(4)}`,
-      ]
-        .filter(Boolean)
-        .join(" · ")),
-  );
+  // The run's usage summed over its turns, as od's pipeline counts it for every surface.
+  on("run.result", ({ usage: u }) => {
+    if (!u) return;
+    $("usage").textContent = [
+      u.inputTokens !== undefined && `${u.inputTokens} in`,
+      u.outputTokens !== undefined && `${u.outputTokens} out`,
+      u.costUsd !== undefined && `$${u.costUsd.toFixed(4)}`,
+    ]
+      .filter(Boolean)
+      .join(" · ");
+  });
   on("error", (e) => out.append(el("div", { className: "error", textContent: `✗ ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` })));
   on("run.finished", (e) => {
     source.close();

@@ -229,7 +229,7 @@ describe("the run pipeline uses detection", () => {
     });
     const env = envFor(tmp.path);
     await detectCached([gate], { env });
-    const { runAgent } = await import("../../../src/core/run/run.ts");
+    const { runAgent } = await import("../../support/run.ts");
     const { createRegistry } = await import("../../../src/core/agents/registry.ts");
     const registry = createRegistry([{ adapter: gate, source: "test" }]);
     const refused = [];

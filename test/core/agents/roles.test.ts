@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { type InvokeContext, validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { useRole, writeRole } from "../../../src/core/agents/roles.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
 import { collect, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
+import { runAgent } from "../../support/run.ts";
 
 const withRoles = (roleTarget: string | undefined, roles = false) =>
   validateAdapter({

@@ -3,9 +3,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import type { OdEvent } from "../../../src/core/events.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
 import { startModelStub } from "../../live/model-stub.ts";
+import { runAgent } from "../../support/run.ts";
 import { PROVIDERS, registry, runApi, stubEnv } from "./harness.ts";
 
 const stub = await startModelStub();

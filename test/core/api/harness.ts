@@ -4,9 +4,9 @@ import { join, relative } from "node:path";
 import api from "../../../plugins/api.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../../src/core/events.ts";
-import { type RunOptions, type RunRequest, runAgent } from "../../../src/core/run/run.ts";
 import { collect } from "../../helpers.ts";
 import type { ModelStub } from "../../live/model-stub.ts";
+import { type RunOptions, type RunRequest, runAgent } from "../../support/run.ts";
 
 export const registry = createRegistry([api]);
 export const PROVIDERS = ["anthropic", "openai"] as const;
@@ -29,7 +29,7 @@ export function stubEnv(stub: ModelStub, provider: ProviderName, home: string, e
 export function runApi(
   request: Partial<RunRequest> & { cwd: string },
   env: Record<string, string>,
-  opts: RunOptions = {},
+  opts: Partial<RunOptions> = {},
 ): Promise<OdEvent[]> {
   return collect(runAgent({ agent: "api", prompt: "do the task", ...request }, { registry, env, ...opts }));
 }

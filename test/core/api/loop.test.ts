@@ -69,7 +69,7 @@ describe.each(PROVIDERS)("api loop (%s)", (provider) => {
     const session = ofType(events, "session")[0]!;
     expect(session.model).toBe("stub-model");
     expect(finished(events).sessionId).toBe(session.sessionId);
-    expect(events[0]).toMatchObject({ type: "run.started", agent: "api", bin: "od:api", argv: ["od:api", "--mode", "edit"] });
+    expect(events[0]).toMatchObject({ type: "run.started", agent: "api", bin: "od:api", argv: ["od:api"] });
   });
 
   test("read-only offers only Read, and a Write the model tries anyway is refused", async () => {

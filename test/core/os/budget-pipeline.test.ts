@@ -3,10 +3,10 @@ import { describe, expect, test } from "bun:test";
 import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { PROMPT_TOO_LARGE_HINT } from "../../../src/core/os/budget.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
 import { defineAdapter, defineLinesProtocol } from "../../../src/plugin.ts";
 import { type Expectations, promptRouteProblems } from "../../adapters/conformance.ts";
 import { collect, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
+import { runAgent } from "../../support/run.ts";
 
 /** An argv-only adapter driven by the fake agent, for the pipeline. */
 function argvAdapter(bin: string) {
@@ -43,7 +43,7 @@ describe("the pipeline refuses before spawn", () => {
   test("over the raw budget: one error, a failed run.finished, before the executable is even resolved", async () => {
     const { events, argv } = await pipeline("fake-argv", "x".repeat(100_001), "linux", false);
     expect(argv).toBeUndefined();
-    expect(events.map((e) => e.type)).toEqual(["error", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
     const [error] = ofType(events, "error");
     expect(error).toMatchObject({ code: "AGENT_PROMPT_TOO_LARGE", hint: PROMPT_TOO_LARGE_HINT, retryable: false });
     expect(error!.message).toContain("Fake Argv Agent");
@@ -54,7 +54,7 @@ describe("the pipeline refuses before spawn", () => {
   test("a quote-heavy prompt inside the raw budget but over the projected .exe line is refused; a shorter one runs", async () => {
     const refused = await pipeline("fake-argv", '"'.repeat(16_300), "win32");
     expect(refused.argv).toBeUndefined();
-    expect(refused.events.map((e) => e.type)).toEqual(["error", "run.finished"]);
+    expect(refused.events.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
     expect(ofType(refused.events, "error")[0]!.message).toContain("CreateProcess");
     expect(finished(refused.events).status).toBe("failed");
 

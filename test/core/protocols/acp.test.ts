@@ -6,9 +6,9 @@ import { createRegistry } from "../../../src/core/agents/registry.ts";
 import type { Mode } from "../../../src/core/events.ts";
 import { acp } from "../../../src/core/protocols/acp.ts";
 import { type Broker, policyDecision } from "../../../src/core/run/permissions.ts";
-import { type RunOptions, runAgent } from "../../../src/core/run/run.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAcpAdapter } from "../../support/fake-adapter.ts";
+import { type RunOptions, runAgent } from "../../support/run.ts";
 
 const registry = createRegistry([fakeAcpAdapter]);
 const fast = { intMs: 200, termMs: 200, killMs: 300 };
@@ -19,7 +19,7 @@ type Received = any;
 async function run(
   script: Record<string, unknown>,
   request: { mode?: Mode; model?: string; resume?: string; prompt?: string } = {},
-  opts: RunOptions = {},
+  opts: Partial<RunOptions> = {},
 ) {
   await using tmp = tmpdir();
   const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);

@@ -5,9 +5,9 @@ import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { piRpc } from "../../../src/core/protocols/pi-rpc.ts";
 import { IMAGE_LIMITS, loadImages } from "../../../src/core/run/images.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAcpAdapter, fakeAdapter } from "../../support/fake-adapter.ts";
+import { runAgent } from "../../support/run.ts";
 
 const PNG = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 const acpWithImages = validateAdapter({ ...fakeAcpAdapter, capabilities: { ...fakeAcpAdapter.capabilities, images: true } });

@@ -3,7 +3,8 @@ import { join } from "node:path";
 import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { errorFromText } from "../../../src/core/agents/classify-text.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { delayFor, retryAfterMs, runWithRetry } from "../../../src/core/run/retry.ts";
+import { createRun } from "../../../src/core/run/pipeline.ts";
+import { delayFor, retryAfterMs } from "../../../src/core/run/retry.ts";
 import { collect, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
 
@@ -34,12 +35,12 @@ async function run(
   const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { firstTime: join(tmp.path, "marker"), then: first, else: later }]);
   slept.length = 0;
   const events = await collect(
-    runWithRetry(
-      { agent: "fake", prompt: "x", cwd: tmp.path, ...request } as never,
-      { registry, env: fake.env },
-      { ...policy, ...over },
-      sleep,
-    ),
+    createRun({ agent: "fake", prompt: "x", cwd: tmp.path, ...request } as never, {
+      registry,
+      env: fake.env,
+      retry: { ...policy, ...over },
+      wait: sleep,
+    }),
   );
   return { events, argv: fake.recorded().argv };
 }
@@ -83,11 +84,9 @@ describe("retry", () => {
       const controller = new AbortController();
       const forever = (_ms: number, signal?: AbortSignal) => new Promise((resolve) => signal?.addEventListener("abort", resolve)); // only a cancel ends it
       const events = [];
-      for await (const e of runWithRetry(
+      for await (const e of createRun(
         { agent: "fake", prompt: "x", cwd: tmp.path },
-        { registry, env: fake.env, signal: controller.signal },
-        policy,
-        forever,
+        { registry, env: fake.env, signal: controller.signal, retry: policy, wait: forever },
       )) {
         events.push(e);
         if (e.type === "status" && e.label === "retrying")

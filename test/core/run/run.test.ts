@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { planRun, runAgent } from "../../../src/core/run/run.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
+import { planRun, runAgent } from "../../support/run.ts";
 
 const registry = createRegistry([fakeAdapter]);
 const fast = { intMs: 300, termMs: 300, killMs: 500 };
@@ -29,9 +29,11 @@ async function run(script: FakeStep[], request: Record<string, unknown> = {}, op
 describe("runAgent", () => {
   test("a plain answer: started, text, one succeeded run.finished, envelope stamped", async () => {
     const { events, recorded } = await run([{ read: "all" }, { stdout: { t: "session", v: "s-1" } }, { stdout: { t: "text", v: "hi" } }]);
-    expect(events.map((e) => e.type)).toEqual(["run.started", "session", "text.delta", "run.finished"]);
-    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3]);
+    expect(events.map((e) => e.type)).toEqual(["run.started", "session", "text.delta", "run.result", "run.finished"]);
+    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4]);
     expect(new Set(events.map((e) => e.runId)).size).toBe(1);
+    // Stamped in order, once: no event carries a later time than the one after it.
+    expect(events.map((e) => e.ts)).toEqual(events.map((e) => e.ts).toSorted((a, b) => a - b));
     expect(finished(events)).toMatchObject({ status: "succeeded", exitCode: 0, signal: null, sessionId: "s-1", resumable: true });
     // The prompt went on stdin, not argv.
     expect(recorded?.stdin).toEqual(["hello there"]);
@@ -109,7 +111,7 @@ describe("runAgent", () => {
   test("a missing executable is AGENT_NOT_FOUND with the install hint", async () => {
     await using tmp = tmpdir();
     const events = await collect(runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: { PATH: tmp.path } }));
-    expect(events.map((e) => e.type)).toEqual(["error", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
     expect(ofType(events, "error")[0]).toMatchObject({ code: "AGENT_NOT_FOUND", hint: expect.stringContaining("nothing to install") });
     expect(finished(events)).toMatchObject({ status: "failed", exitCode: null });
   });
@@ -179,7 +181,7 @@ describe("runAgent", () => {
     controller.abort();
     const { events, recorded } = await run([{ stdout: { t: "text", v: "x" } }], {}, { signal: controller.signal });
     expect(recorded).toBeUndefined();
-    expect(events.map((e) => e.type)).toEqual(["run.finished"]);
+    expect(events.map((e) => e.type)).toEqual(["run.result", "run.finished"]);
     expect(finished(events).status).toBe("cancelled");
   });
 

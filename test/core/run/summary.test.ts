@@ -2,12 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { OdEvent } from "../../../src/core/events.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
-import { withResult } from "../../../src/core/run/summary.ts";
+import type { OdEventBody } from "../../../src/core/events.ts";
+import { withSummary } from "../../../src/core/run/summary.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
+import { runAgent } from "../../support/run.ts";
 
 describe("run result", () => {
   test("the summary before run.finished: text, tool calls, files changed with their git diff, raw tail", async () => {
@@ -39,7 +39,7 @@ describe("run result", () => {
       { stdout: { t: "text", v: "done" } },
     ]);
     const events = await collect(
-      withResult(runAgent({ agent: "fake", prompt: "x", cwd: repo }, { registry: createRegistry([fakeAdapter]), env: fake.env }), repo),
+      runAgent({ agent: "fake", prompt: "x", cwd: repo }, { registry: createRegistry([fakeAdapter]), env: fake.env }),
     );
     const [result] = ofType(events, "run.result");
     expect(result).toMatchObject({
@@ -67,7 +67,7 @@ describe("run result", () => {
     for (const f of ["same.txt", "kept.txt"]) utimesSync(join(dir, f), past, past);
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { touch: "same.txt" }, { stdout: { t: "text", v: "ok" } }]);
     const events = await collect(
-      withResult(runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }), dir),
+      runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }),
     );
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
   });
@@ -80,13 +80,10 @@ describe("run result", () => {
       "-c",
       `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
     ]);
-    async function* run(): AsyncGenerator<OdEvent> {
+    async function* run(): AsyncGenerator<OdEventBody> {
       writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
       yield {
         type: "run.finished",
-        runId: "r",
-        seq: 0,
-        ts: 0,
         status: "succeeded",
         exitCode: 0,
         signal: null,
@@ -94,7 +91,7 @@ describe("run result", () => {
         resumable: false,
       };
     }
-    const [result] = ofType(await collect(withResult(run(), repo)), "run.result");
+    const [result] = ofType(await collect(withSummary(run(), repo)), "run.result");
     expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
     expect(result!.diff).toStartWith("diff --git a/data.txt b/data.txt\n");
     expect(result!.diff).toEndWith(`[od: the output is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
@@ -112,12 +109,12 @@ describe("run result", () => {
     writeFileSync(
       script,
       `import { writeFileSync } from "node:fs";
-import { withResult } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
+import { withSummary } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
 async function* run() {
   writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
-  yield { type: "run.finished", runId: "r", seq: 0, ts: 0, status: "succeeded", durationMs: 0 };
+  yield { type: "run.finished", status: "succeeded", durationMs: 0 };
 }
-for await (const e of withResult(run(), ${JSON.stringify(dir)})) console.log(JSON.stringify(e));`,
+for await (const e of withSummary(run(), ${JSON.stringify(dir)})) console.log(JSON.stringify(e));`,
     );
     const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
     expect(p.stderr.toString()).toBe("");

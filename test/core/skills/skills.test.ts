@@ -4,11 +4,11 @@ import { join, relative } from "node:path";
 import { loadSkills } from "../../../src/builtins.ts";
 import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { runAgent } from "../../../src/core/run/run.ts";
 import { ASSET_ROOT, applySkills } from "../../../src/core/skills/apply.ts";
 import { parseSkillMd } from "../../../src/core/skills/catalog.ts";
 import { collect, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
+import { runAgent } from "../../support/run.ts";
 
 /** Every file under dir with its bytes: "byte-identical before and after" made checkable. */
 function snapshot(dir: string): Record<string, string> {
@@ -175,7 +175,7 @@ describe("skills in a run", () => {
     );
     expect(readdirSync(work)).toEqual(["AGENTS.md"]);
     expect(readFileSync(join(work, "AGENTS.md"), "utf8")).not.toContain("<skill");
-    expect(events.at(-2)).toMatchObject({
+    expect(events.at(-3)).toMatchObject({
       type: "status",
       label: "skill",
       detail: "AGENTS.md was changed during the run, so it is the agent's work and stays",

@@ -1,0 +1,48 @@
+import type { ActionKind, Decision, PermissionAsk } from "../run/permissions.ts";
+import type { AcpState } from "./acp-state.ts";
+import { toolEvents } from "./acp-updates.ts";
+import type { DriverStep } from "./driver.ts";
+import { type Id, response } from "./jsonrpc.ts";
+import { arr, asRecord, type Rec, str } from "./parse-helpers.ts";
+
+/** ACP's tool kinds as od's permission policy sees them; any other kind is "other". */
+const KINDS: Record<string, ActionKind> = {
+  read: "read",
+  search: "read",
+  fetch: "read",
+  think: "read",
+  edit: "edit",
+  delete: "edit",
+  move: "edit",
+  execute: "execute",
+};
+
+/**
+ * The agent's session/request_permission as a question for the broker; the
+ * reply picks the agent's own allow or reject option (cancelled when it offers none).
+ */
+export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverStep {
+  const p = asRecord(params) ?? {};
+  const toolCall = asRecord(p.toolCall) ?? {};
+  const options = arr(p.options)
+    .map(asRecord)
+    .filter((o): o is Rec => !!o);
+  const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
+  const ask: PermissionAsk = {
+    id: String(id),
+    tool: str(toolCall.title) ?? str(toolCall.kind) ?? "tool",
+    kind: KINDS[str(toolCall.kind) ?? ""] ?? "other",
+    paths: arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []),
+    detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
+    options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
+    reply: (decision: Decision) => {
+      const chosen = decision === "allow" ? pick(["allow_once", "allow_always"]) : pick(["reject_once", "reject_always"]);
+      const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
+      return [response(id, { outcome })];
+    },
+  };
+  // The request describes the call too (often with its full input): merged into the call's state,
+  // which the agent's own tool_call updates then show under the name it gives.
+  toolEvents(toolCall, state, false);
+  return { events: [], asks: [ask] };
+}

@@ -1,0 +1,131 @@
+import { OdError } from "../errors.ts";
+import type { BodyOf, OdEventBody } from "../events.ts";
+import type { Exit } from "../os/process.ts";
+import { drive, errorBody } from "./drive.ts";
+import { Held } from "./held.ts";
+import { launch } from "./launch.ts";
+import { Outcome } from "./outcome.ts";
+import { confirmLogin, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
+import type { RunOptions, RunRequest } from "./request.ts";
+import { type StopReason, Supervisor } from "./supervise.ts";
+
+/** How an attempt ended, as the stages learn it. */
+interface Ending {
+  exit: Exit;
+  stopped?: StopReason;
+  degraded: boolean;
+}
+
+/**
+ * One attempt at a run, as event bodies: plan, place, launch, drive, and end
+ * with exactly one `run.finished` body, whatever happens. Breaking out of the
+ * iteration cancels the agent and leaves nothing behind. The pipeline stamps
+ * the bodies; retries are attempts in a row.
+ */
+export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenerator<OdEventBody> {
+  const started = performance.now();
+  const outcome = new Outcome();
+  const held = new Held();
+  const ending: Ending = { exit: { exitCode: null, signal: null }, degraded: false };
+  let kept: string[] = [];
+  try {
+    for await (const body of stages(input, opts, outcome, held, ending)) {
+      outcome.observe(body);
+      yield body;
+    }
+  } catch (err) {
+    const error = OdError.from(err);
+    const closing = outcome.closeOpenTools();
+    if (error.code === "CANCELLED") ending.stopped = "cancelled";
+    else closing.push(errorBody(error));
+    for (const body of closing) {
+      outcome.observe(body);
+      yield body;
+    }
+  } finally {
+    kept = await held.release(opts.ladder);
+  }
+  for (const path of kept)
+    yield { type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` };
+  yield finished(outcome, ending, started);
+}
+
+async function* stages(input: RunRequest, opts: RunOptions, outcome: Outcome, held: Held, ending: Ending): AsyncGenerator<OdEventBody> {
+  const plan = await planRun(input, opts);
+  await confirmLogin(plan);
+  const { prompt, notes } = await held.place(plan);
+  // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
+  const invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
+  yield* held.slot(opts);
+  const transport = launch(plan, invocation);
+  held.transport = transport;
+  yield started(plan, invocation.argv, prompt);
+  yield* notes;
+  const { state, send } = plan.driver.start(driverContext(plan, prompt));
+  for (const m of send) transport.send(m);
+  const supervisor = new Supervisor(transport, {
+    signal: opts.signal,
+    ladder: opts.ladder,
+    timeoutMs: plan.request.timeoutMs,
+    idleMs: opts.idleTimeoutMs ?? plan.driver.idleTimeoutMs,
+    abortGraceMs: opts.abortGraceMs,
+    doneGraceMs: opts.doneGraceMs,
+    abort: () => plan.driver.abort(state),
+  });
+  held.supervisor = supervisor;
+  const driving = { plan, transport, supervisor, state, broker: opts.broker, brokerTimeoutMs: opts.brokerTimeoutMs, degraded: false };
+  ending.exit = yield* drive(driving);
+  ending.degraded = driving.degraded;
+  ending.stopped = supervisor.stopped;
+  yield* outcome.closeOpenTools();
+  const closing = await closingError(plan, supervisor, outcome, ending.exit, opts.idleTimeoutMs);
+  if (closing) yield closing;
+}
+
+function started(plan: Plan, argv: string[], prompt: string): OdEventBody {
+  const { adapter, request, bin } = plan;
+  return {
+    type: "run.started",
+    agent: adapter.id,
+    bin,
+    argv: [bin, ...argv].map((a) => (a === prompt ? "<prompt>" : a)),
+    cwd: request.cwd,
+    model: request.model,
+    effort: request.effort,
+    mode: request.mode,
+  };
+}
+
+/** Why the run failed, when the stream itself did not say: od's clocks, or the exit through the adapter's classifier. */
+async function closingError(plan: Plan, supervisor: Supervisor, outcome: Outcome, exit: Exit, idleOverride?: number) {
+  const { adapter } = plan;
+  if (supervisor.stopped === "timeout")
+    return errorBody(
+      new OdError(
+        "TIMEOUT",
+        `${adapter.name} did not finish within ${plan.request.timeoutMs} ms`,
+        "Raise --timeout, or simplify the task.",
+      ),
+    );
+  if (supervisor.stopped === "idle") {
+    const seconds = Math.round((idleOverride ?? plan.driver.idleTimeoutMs ?? 0) / 1000);
+    return errorBody(
+      new OdError("TIMEOUT", `${adapter.name} sent nothing for ${seconds} s`, "The agent looks stuck; try again, or check it by hand."),
+    );
+  }
+  if (supervisor.stopped) return undefined;
+  const transport = supervisor.transportTail;
+  return outcome.closingError(adapter, supervisor.reaped ? { exitCode: 0, signal: null } : exit, transport);
+}
+
+function finished(outcome: Outcome, ending: Ending, startedAt: number): BodyOf<"run.finished"> {
+  return {
+    type: "run.finished",
+    status: ending.stopped === "cancelled" ? "cancelled" : outcome.failed ? "failed" : "succeeded",
+    exitCode: ending.exit.exitCode,
+    signal: ending.exit.signal,
+    durationMs: Math.round(performance.now() - startedAt),
+    sessionId: outcome.sessionId,
+    resumable: outcome.sessionId !== undefined && !ending.degraded,
+  };
+}

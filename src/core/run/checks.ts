@@ -1,0 +1,97 @@
+import { statSync } from "node:fs";
+import type { Adapter } from "../agents/adapter.ts";
+import type { Registry } from "../agents/registry.ts";
+import { OdError } from "../errors.ts";
+import { loadSkills, type Skill } from "../skills/catalog.ts";
+import { type ImageInput, loadImages } from "./images.ts";
+import type { Env, RunOptions, ValidRequest } from "./request.ts";
+
+/** What the adapter cannot do for this request, refused before anything starts, in the order a user would fix it. */
+export function checkRequest(adapter: Adapter, request: ValidRequest, registry: Registry): void {
+  checkEffort(adapter, request.effort);
+  if (!isDirectory(request.cwd))
+    throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
+  if (request.mode === "read-only" && !adapter.capabilities.readOnly)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} has no read-only mode od can enforce`,
+      "Use --mode edit, or pick an agent with a read-only mode.",
+    );
+  if (request.mode === "edit" && !adapter.capabilities.edit)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} cannot be held to edits: headless, it runs every tool without asking`,
+      "Use --mode full if that is what you want, or pick another agent.",
+    );
+  if (request.resume && !adapter.capabilities.resume)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
+  checkPassThrough(adapter, request, registry);
+}
+
+function checkEffort(adapter: Adapter, effort: string | undefined): void {
+  if (effort === undefined || adapter.efforts.includes(effort)) return;
+  throw new OdError(
+    "MODEL_NOT_AVAILABLE",
+    adapter.efforts.length ? `${adapter.name} has no effort "${effort}"` : `${adapter.name} has no effort setting`,
+    adapter.efforts.length ? `Valid efforts: ${adapter.efforts.join(", ")}.` : "Run without --effort.",
+  );
+}
+
+/** --allowed-tools and --max-turns go only to CLIs that take them, and pre-approved tools never to a read-only run. */
+function checkPassThrough(adapter: Adapter, request: ValidRequest, registry: Registry): void {
+  const others = (cap: "allowedTools" | "maxTurns") =>
+    registry
+      .list()
+      .filter((e) => e.adapter.capabilities[cap])
+      .map((e) => e.adapter.id)
+      .join(", ") || "none";
+  if (request.allowedTools.length && !adapter.capabilities.allowedTools)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} takes no list of allowed tools`, `Agents that do: ${others("allowedTools")}.`);
+  if (request.allowedTools.length && request.mode === "read-only")
+    throw new OdError(
+      "INVALID_REQUEST",
+      "Pre-approved tools would give a read-only run more than it may do",
+      "Use --mode edit, or drop --allowed-tools.",
+    );
+  if (request.maxTurns !== undefined && !adapter.capabilities.maxTurns)
+    throw new OdError("INVALID_REQUEST", `${adapter.name} takes no turn limit`, `Agents that do: ${others("maxTurns")}.`);
+}
+
+/** Images only where the adapter sends them natively; never silently dropped. */
+export function checkImages(adapter: Adapter, request: ValidRequest, registry: Registry): ImageInput[] {
+  if (!request.images.length) return [];
+  if (!adapter.capabilities.images) {
+    const takers = registry
+      .list()
+      .filter((e) => e.adapter.capabilities.images)
+      .map((e) => e.adapter.id);
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${adapter.name} cannot take images through od`,
+      takers.length ? `Agents that accept images: ${takers.join(", ")}.` : "No installed adapter accepts images.",
+    );
+  }
+  return loadImages(request.images, request.cwd);
+}
+
+/** The named skills from the catalog the surface gave (loaded only when a request names one). */
+export async function resolveSkills(names: string[], opts: Pick<RunOptions, "skills" | "env">, env: Env): Promise<Skill[]> {
+  if (!names.length) return [];
+  const catalog = typeof opts.skills === "function" ? await opts.skills() : (opts.skills ?? (await loadSkills([], env)));
+  const unknown = names.filter((s) => !catalog.skills.has(s));
+  if (unknown.length)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `Unknown skill${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
+      `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`).`,
+    );
+  return names.map((s) => catalog.skills.get(s)!);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import { driverContext, type Plan } from "./plan.ts";
+
+/** What `--dry-run` prints: what a run of this plan would spawn, without spawning. */
+export interface PlanView {
+  agent: string;
+  bin: string;
+  /** False when the executable is not installed: `bin` is then the bare name. */
+  resolved: boolean;
+  argv: string[];
+  cwd: string;
+  mode: string;
+  /** Names only: values may be secrets. */
+  envKeys: string[];
+  /** Exactly what goes to stdin: the prompt, or the protocol's opening messages as JSON lines. */
+  stdin?: string;
+  /** For CLIs that read the prompt from a file: where it would be written, and what. */
+  promptFile?: { path: string; content: string };
+}
+
+export function viewPlan(plan: Plan): PlanView {
+  const { adapter, request, invocation, driver } = plan;
+  const opening = driver.start(driverContext(plan)).send;
+  return {
+    agent: adapter.id,
+    bin: plan.bin,
+    resolved: plan.resolved,
+    argv: [plan.bin, ...invocation.argv],
+    cwd: request.cwd,
+    mode: request.mode,
+    envKeys: Object.keys(invocation.env ?? {}),
+    stdin: driver.keepStdinOpen ? opening.map((m) => JSON.stringify(m)).join("\n") : invocation.stdin,
+    ...(plan.promptFile ? { promptFile: { path: plan.promptFile, content: plan.composed } } : {}),
+  };
+}

@@ -1,0 +1,131 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { Adapter, Invocation } from "../agents/adapter.ts";
+import { probeAuth } from "../agents/detect.ts";
+import { cachedDetection } from "../agents/detect-cache.ts";
+import { useRole } from "../agents/roles.ts";
+import { OdError } from "../errors.ts";
+import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
+import { plannedPromptFile } from "../os/prompt-file.ts";
+import { resolveExecutable } from "../os/resolve.ts";
+import type { Driver, DriverContext } from "../protocols/driver.ts";
+import { driverFor } from "../protocols/index.ts";
+import { applySkills } from "../skills/apply.ts";
+import type { Skill } from "../skills/catalog.ts";
+import { checkImages, checkRequest, resolveSkills } from "./checks.ts";
+import type { ImageInput } from "./images.ts";
+import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
+
+/**
+ * Everything decided before anything is written or spawned: the adapter, the
+ * validated request, the skills, the executable, the argv. `--dry-run` prints
+ * this value; a run launches it. Making one writes nothing and spawns nothing.
+ */
+export interface Plan {
+  adapter: Adapter;
+  request: ValidRequest;
+  skills: Skill[];
+  /** The prompt the agent gets, skills composed in (for the budget guard and --dry-run). */
+  composed: string;
+  images: ImageInput[];
+  /** A built-in's events are held to the schema by the conformance suite and the goldens; a plugin's are checked live. */
+  trusted: boolean;
+  bin: string;
+  /** False when the executable is not installed: `bin` is then the bare name. */
+  resolved: boolean;
+  /** The CLI's optional flags, as detection last saw them. */
+  flags?: ReadonlySet<string>;
+  driver: Driver;
+  /** For CLIs that read the prompt from a file: where it goes (written at launch). */
+  promptFile?: string;
+  invocation: Invocation;
+  env: Env;
+}
+
+export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
+  const parsed = RunRequest.safeParse(input);
+  if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
+  const request: ValidRequest = { ...parsed.data, cwd: resolve(parsed.data.cwd ?? process.cwd()) };
+  if (request.model === "default") request.model = undefined;
+  const { registry } = opts;
+  const env = opts.env ?? process.env;
+  const entry = registry.get(request.agent);
+  if (!entry) {
+    const known = registry
+      .list()
+      .map((e) => e.adapter.id)
+      .join(", ");
+    throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, `Known agents: ${known}. See \`od plugins\`.`);
+  }
+  const adapter = entry.adapter;
+  checkRequest(adapter, request, registry);
+  if (request.role) {
+    const { promptPrefix } = useRole(adapter, request.cwd, request.role);
+    if (promptPrefix) request.prompt = `${promptPrefix}\n\n${request.prompt}`;
+  }
+  const skills = await resolveSkills(request.skills, opts, env);
+  // The prompt the agent will get (skills composed in), for the budget guard; nothing is placed yet.
+  const composed = skills.length
+    ? (await applySkills(skills, adapter, request.cwd, request.prompt, { dryRun: true })).prompt
+    : request.prompt;
+  guardPromptArgBudget(adapter, composed, opts.platform);
+  const images = checkImages(adapter, request, registry);
+  const { bin, resolved } = executable(adapter, env);
+  const cached = resolved && adapter.protocol.kind !== "loop" ? cachedDetection(adapter, env)?.flags : undefined;
+  const plan: Omit<Plan, "invocation"> = {
+    adapter,
+    request,
+    skills,
+    composed,
+    images,
+    trusted: entry.source === "builtin",
+    bin,
+    resolved,
+    flags: cached ? new Set(cached) : undefined,
+    driver: driverFor(adapter),
+    promptFile: adapter.prompt.via === "file" ? plannedPromptFile() : undefined,
+    env,
+  };
+  return { ...plan, invocation: invocationFor(plan, composed, opts.platform) };
+}
+
+/** The adapter's argv for this prompt, within the platform's command-line budget. */
+export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, platform?: NodeJS.Platform): Invocation {
+  const { adapter, request, bin } = plan;
+  const invocation = adapter.invoke({ ...request, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
+  if (plan.resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
+  return invocation;
+}
+
+/** What the session driver is told about the run. */
+export function driverContext(plan: Plan, prompt = plan.composed): DriverContext {
+  const { adapter, request } = plan;
+  const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
+  return { ...request, prompt, images: plan.images, agent: { name: adapter.name, login: adapter.login }, options };
+}
+
+/**
+ * A cached "logged out" is confirmed with the auth probe before the run is
+ * refused (nothing is probed on the happy path).
+ */
+export async function confirmLogin(plan: Plan): Promise<void> {
+  const { adapter } = plan;
+  if (adapter.protocol.kind === "loop" || !plan.resolved) return;
+  if (cachedDetection(adapter, plan.env)?.auth !== "missing") return;
+  if ((await probeAuth(adapter, plan.bin, plan.env)) !== "missing") return;
+  throw new OdError(
+    "AGENT_AUTH_REQUIRED",
+    `${adapter.name} is not logged in`,
+    adapter.login ? `Log in: ${adapter.login}` : `Log in to ${adapter.name}.`,
+  );
+}
+
+/** A loop inside od has no executable; a CLI that is not installed keeps its bare name (a dry run still shows the argv). */
+function executable(adapter: Adapter, env: Env): { bin: string; resolved: boolean } {
+  if (adapter.protocol.kind === "loop") return { bin: adapter.bin, resolved: true };
+  try {
+    return { bin: resolveExecutable(adapter, env).path, resolved: true };
+  } catch {
+    return { bin: adapter.bin, resolved: false };
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * `GET /api/agents/:id/models` and `od models --agent <id> --json` must tell the same
+ * story for every built-in adapter: they once read different sources, and the route
+ * answered pi's empty alias list (["default"]) while the CLI listed pi's real catalog.
+ */
+import { describe, expect, test } from "bun:test";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadRegistry } from "../../src/builtins.ts";
+import { Slots } from "../../src/core/run/slots.ts";
+import { RunLog } from "../../src/core/store/run-log.ts";
+import { createApp } from "../../src/server/app.ts";
+import { RunStore } from "../../src/server/runs.ts";
+import { ROOT, tmpdir } from "../helpers.ts";
+import { HOST, TOKEN } from "./support.ts";
+
+// What `pi --list-models` prints (on stderr), so pi has a catalog beyond its empty alias list.
+const PI_TABLE = "provider   model           context\\nanthropic  claude-test-1   200K\\nopenai     gpt-test-2      128K\\n";
+
+/** One shell fake per adapter binary: a version for everyone, pi's model table for `--list-models`. */
+function installFakes(bin: string, names: string[]) {
+  mkdirSync(bin, { recursive: true });
+  const script = `#!/bin/sh\ncase "$1" in --list-models) printf '${PI_TABLE}' >&2;; *) echo 1.2.3;; esac\n`;
+  for (const name of names) {
+    writeFileSync(join(bin, name), script);
+    chmodSync(join(bin, name), 0o755);
+  }
+}
+
+async function cliModels(id: string, env: Record<string, string>) {
+  const p = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "models", "--agent", id, "--json"], {
+    env,
+    cwd: ROOT,
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  if (code !== 0) throw new Error(`od models --agent ${id} exited ${code}: ${err}`);
+  return JSON.parse(out) as unknown;
+}
+
+describe("GET /api/agents/:id/models", () => {
+  test("answers what `od models --agent <id> --json` prints, for every built-in adapter", async () => {
+    await using tmp = tmpdir();
+    const registry = await loadRegistry([]);
+    const adapters = registry.list().map((e) => e.adapter);
+    const bin = join(tmp.path, "bin");
+    // Every adapter gets a fake, so no real CLI in a user tool folder is ever probed.
+    installFakes(bin, [...new Set(adapters.map((a) => a.bin))]);
+    const base = { PATH: `${bin}:/usr/bin:/bin`, HOME: tmp.path, OD_NO_PLUGINS: "1", NO_COLOR: "1" };
+    // Separate od homes: each surface probes for itself instead of reading the other's cache.
+    const serverEnv = { ...base, OD_HOME: join(tmp.path, "server-home") };
+    const cliEnv = { ...base, OD_HOME: join(tmp.path, "cli-home") };
+    const runs = new RunStore({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env: serverEnv });
+    const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: serverEnv });
+
+    const pairs = await Promise.all(
+      adapters.map(async (a) => {
+        const res = await app.request(`/api/agents/${a.id}/models`, { headers: { host: HOST, "x-od-token": TOKEN } });
+        return { id: a.id, status: res.status, route: await res.json(), cli: await cliModels(a.id, cliEnv) };
+      }),
+    );
+    for (const { id, status, route, cli } of pairs) expect({ id, status, route }).toEqual({ id, status: 200, route: cli });
+
+    // The case that was wrong: pi's catalog, not just "default".
+    const pi = pairs.find((p) => p.id === "pi")!;
+    expect(pi.cli).toMatchObject({ models: ["default", "anthropic/claude-test-1", "openai/gpt-test-2"], source: "catalog" });
+  }, 60_000);
+
+  test("an unknown agent is a 404 AGENT_UNKNOWN", async () => {
+    await using tmp = tmpdir();
+    const registry = await loadRegistry([]);
+    const env = { PATH: "/usr/bin:/bin", HOME: tmp.path, OD_HOME: join(tmp.path, ".od") };
+    const runs = new RunStore({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env });
+    const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env });
+    const res = await app.request("/api/agents/nope/models", { headers: { host: HOST, "x-od-token": TOKEN } });
+    expect(res.status).toBe(404);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("AGENT_UNKNOWN");
+  });
+});
