@@ -4,7 +4,7 @@ import type { Transport } from "../loops/transport.ts";
 import type { Frame } from "../os/lines.ts";
 import type { Exit } from "../os/process.ts";
 import { finishing, interpret } from "../protocols/interpret.ts";
-import { type Broker, decisionEvent, requestEvent, settle } from "./permissions.ts";
+import { type Broker, decisionEvent, type PermissionAsk, requestEvent, settle } from "./permissions.ts";
 import type { Plan } from "./plan.ts";
 import type { Supervisor } from "./supervise.ts";
 
@@ -31,14 +31,17 @@ export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
   try {
     for await (const frame of transport.lines()) {
       supervisor.activity();
-      for (const body of bodiesOf(frame)) {
-        const out = afterStop(body, supervisor.stopped);
-        yield out;
-        // A rejected login never heals: stop now rather than sit through the CLI's own retries.
-        if (out.type === "error" && isFinal(out.code)) supervisor.stop("final");
+      if (frame.kind !== "line") {
+        yield checked(supervisor, bodyOf(frame));
+        continue;
       }
-      if (frame.kind !== "line") continue;
-      yield* step(d, frame.text);
+      const result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
+      if (result.malformed && !d.degraded) yield degrade(d);
+      // The hot path (one line, a few bodies, nothing to answer) stays in this loop: no generator per line.
+      for (const body of result.events) yield checked(supervisor, body);
+      for (const m of result.send ?? []) transport.send(m);
+      if (result.asks?.length) yield* answer(d, result.asks);
+      if (result.done) supervisor.turnDone();
     }
     for (const body of finishing(plan.driver, d.state, !plan.trusted)) yield body;
     return await transport.exited;
@@ -47,41 +50,38 @@ export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
   }
 }
 
-/** The bodies a frame carries by itself: a loop's own event, or the error for a line over the limit. */
-function bodiesOf(frame: Frame): OdEventBody[] {
-  if (frame.kind === "event") return [frame.body];
-  if (frame.kind === "too-large")
-    return [
-      errorBody(
-        new OdError(
-          "OUTPUT_LINE_TOO_LARGE",
-          `Dropped one output line of ${frame.bytes} bytes (over the line limit)`,
-          "The agent printed an oversized record; the rest of the run continues.",
-        ),
-      ),
-    ];
-  return [];
+/** The body a frame carries by itself: a loop's own event, or the error for a line over the limit. */
+function bodyOf(frame: Exclude<Frame, { kind: "line" }>): OdEventBody {
+  if (frame.kind === "event") return frame.body;
+  return errorBody(
+    new OdError(
+      "OUTPUT_LINE_TOO_LARGE",
+      `Dropped one output line of ${frame.bytes} bytes (over the line limit)`,
+      "The agent printed an oversized record; the rest of the run continues.",
+    ),
+  );
 }
 
-/** One line through the driver: its events, its replies, its permission questions, and whether the turn is over. */
-async function* step(d: Drive, line: string): AsyncGenerator<OdEventBody> {
+/** A body on its way out: after a stop the agent's errors are only status; a rejected login stops the run (it never heals). */
+function checked(supervisor: Supervisor, body: OdEventBody): OdEventBody {
+  const out = afterStop(body, supervisor.stopped);
+  if (out.type === "error" && isFinal(out.code)) supervisor.stop("final");
+  return out;
+}
+
+function degrade(d: Drive): OdEventBody {
+  d.degraded = true;
+  return {
+    type: "status",
+    label: "degraded",
+    detail: `${d.plan.adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run`,
+  };
+}
+
+/** The agent's permission questions: each asked, settled (policy, or the broker while the run is not degraded), and answered. */
+async function* answer(d: Drive, asks: PermissionAsk[]): AsyncGenerator<OdEventBody> {
   const { plan, transport, supervisor } = d;
-  const result = interpret(plan.driver, d.state, line, !plan.trusted);
-  if (result.malformed && !d.degraded) {
-    d.degraded = true;
-    yield {
-      type: "status",
-      label: "degraded",
-      detail: `${plan.adapter.name} printed malformed output; its text is kept as plain text, and resume and relayed approvals are off for this run`,
-    };
-  }
-  for (const body of result.events) {
-    const out = afterStop(body, supervisor.stopped);
-    yield out;
-    if (out.type === "error" && isFinal(out.code)) supervisor.stop("final");
-  }
-  for (const m of result.send ?? []) transport.send(m);
-  for (const ask of result.asks ?? []) {
+  for (const ask of asks) {
     yield requestEvent(ask);
     const settled = supervisor.stopped
       ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" }
@@ -89,7 +89,6 @@ async function* step(d: Drive, line: string): AsyncGenerator<OdEventBody> {
     yield decisionEvent(ask, settled);
     for (const m of ask.reply(settled.decision)) transport.send(m);
   }
-  if (result.done) supervisor.turnDone();
 }
 
 /** Once od has stopped a run its outcome is decided: the agent's dying words are kept as status, not as new errors. */
