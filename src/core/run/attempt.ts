@@ -1,7 +1,8 @@
+import type { Invocation } from "../agents/adapter.ts";
 import { OdError } from "../errors.ts";
 import type { BodyOf, OdEventBody } from "../events.ts";
 import type { Exit } from "../os/process.ts";
-import { drive, errorBody } from "./drive.ts";
+import { type Drive, drive, errorBody } from "./drive.ts";
 import { Held } from "./held.ts";
 import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
@@ -20,47 +21,54 @@ interface Ending {
  * One attempt at a run, as event bodies: plan, place, launch, drive, and end
  * with exactly one `run.finished` body, whatever happens. Breaking out of the
  * iteration cancels the agent and leaves nothing behind. The pipeline stamps
- * the bodies; retries are attempts in a row.
+ * the bodies; retries are attempts in a row. The drive stage's bodies pass
+ * through with `yield*`: one generator between the agent and the pipeline.
  */
 export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenerator<OdEventBody> {
-  const started = performance.now();
+  const startedAt = performance.now();
   const outcome = new Outcome();
+  const seen = (body: OdEventBody) => {
+    outcome.observe(body);
+    return body;
+  };
   const held = new Held();
   const ending: Ending = { exit: { exitCode: null, signal: null }, degraded: false };
   let kept: string[] = [];
   try {
-    for await (const body of stages(input, opts, outcome, held, ending)) {
-      outcome.observe(body);
-      yield body;
-    }
+    const plan = await planRun(input, opts);
+    await confirmLogin(plan);
+    const { prompt, notes } = await held.place(plan);
+    // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
+    const invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
+    const queued = held.queued(opts);
+    if (queued) yield seen(queued);
+    await held.slot(opts);
+    const driving = start(plan, invocation, prompt, opts, held, outcome);
+    yield seen(started(plan, invocation.argv, prompt));
+    for (const note of notes) yield seen(note);
+    ending.exit = yield* drive(driving);
+    ending.degraded = driving.degraded;
+    ending.stopped = driving.supervisor.stopped;
+    for (const body of outcome.closeOpenTools()) yield seen(body);
+    const closing = await closingError(plan, driving.supervisor, outcome, ending.exit, opts.idleTimeoutMs);
+    if (closing) yield seen(closing);
   } catch (err) {
     const error = OdError.from(err);
-    const closing = outcome.closeOpenTools();
+    for (const body of outcome.closeOpenTools()) yield seen(body);
     if (error.code === "CANCELLED") ending.stopped = "cancelled";
-    else closing.push(errorBody(error));
-    for (const body of closing) {
-      outcome.observe(body);
-      yield body;
-    }
+    else yield seen(errorBody(error));
   } finally {
     kept = await held.release(opts.ladder);
   }
   for (const path of kept)
     yield { type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` };
-  yield finished(outcome, ending, started);
+  yield finished(outcome, ending, startedAt);
 }
 
-async function* stages(input: RunRequest, opts: RunOptions, outcome: Outcome, held: Held, ending: Ending): AsyncGenerator<OdEventBody> {
-  const plan = await planRun(input, opts);
-  await confirmLogin(plan);
-  const { prompt, notes } = await held.place(plan);
-  // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
-  const invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
-  yield* held.slot(opts);
+/** Launches the plan and opens its session: the transport, the driver's opening messages, the supervisor. */
+function start(plan: Plan, invocation: Invocation, prompt: string, opts: RunOptions, held: Held, outcome: Outcome): Drive {
   const transport = launch(plan, invocation);
   held.transport = transport;
-  yield started(plan, invocation.argv, prompt);
-  yield* notes;
   const { state, send } = plan.driver.start(driverContext(plan, prompt));
   for (const m of send) transport.send(m);
   const supervisor = new Supervisor(transport, {
@@ -73,13 +81,7 @@ async function* stages(input: RunRequest, opts: RunOptions, outcome: Outcome, he
     abort: () => plan.driver.abort(state),
   });
   held.supervisor = supervisor;
-  const driving = { plan, transport, supervisor, state, broker: opts.broker, brokerTimeoutMs: opts.brokerTimeoutMs, degraded: false };
-  ending.exit = yield* drive(driving);
-  ending.degraded = driving.degraded;
-  ending.stopped = supervisor.stopped;
-  yield* outcome.closeOpenTools();
-  const closing = await closingError(plan, supervisor, outcome, ending.exit, opts.idleTimeoutMs);
-  if (closing) yield closing;
+  return { plan, transport, supervisor, state, broker: opts.broker, brokerTimeoutMs: opts.brokerTimeoutMs, degraded: false, outcome };
 }
 
 function started(plan: Plan, argv: string[], prompt: string): OdEventBody {

@@ -4,6 +4,7 @@ import type { Transport } from "../loops/transport.ts";
 import type { Frame } from "../os/lines.ts";
 import type { Exit } from "../os/process.ts";
 import { finishing, interpret } from "../protocols/interpret.ts";
+import type { Outcome } from "./outcome.ts";
 import { type Broker, decisionEvent, type PermissionAsk, requestEvent, settle } from "./permissions.ts";
 import type { Plan } from "./plan.ts";
 import type { Supervisor } from "./supervise.ts";
@@ -18,6 +19,8 @@ export interface Drive {
   brokerTimeoutMs?: number;
   /** The agent printed broken structured output: its text is salvaged, resume and relayed approvals are off. */
   degraded: boolean;
+  /** Watches every body that leaves this stage (how the attempt ends depends on them). */
+  outcome: Outcome;
 }
 
 /**
@@ -32,18 +35,18 @@ export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
     for await (const frame of transport.lines()) {
       supervisor.activity();
       if (frame.kind !== "line") {
-        yield checked(supervisor, bodyOf(frame));
+        yield checked(d, bodyOf(frame));
         continue;
       }
       const result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
-      if (result.malformed && !d.degraded) yield degrade(d);
+      if (result.malformed && !d.degraded) yield seen(d, degrade(d));
       // The hot path (one line, a few bodies, nothing to answer) stays in this loop: no generator per line.
-      for (const body of result.events) yield checked(supervisor, body);
+      for (const body of result.events) yield checked(d, body);
       for (const m of result.send ?? []) transport.send(m);
       if (result.asks?.length) yield* answer(d, result.asks);
       if (result.done) supervisor.turnDone();
     }
-    for (const body of finishing(plan.driver, d.state, !plan.trusted)) yield body;
+    for (const body of finishing(plan.driver, d.state, !plan.trusted)) yield seen(d, body);
     return await transport.exited;
   } finally {
     supervisor.quiet();
@@ -63,10 +66,15 @@ function bodyOf(frame: Exclude<Frame, { kind: "line" }>): OdEventBody {
 }
 
 /** A body on its way out: after a stop the agent's errors are only status; a rejected login stops the run (it never heals). */
-function checked(supervisor: Supervisor, body: OdEventBody): OdEventBody {
-  const out = afterStop(body, supervisor.stopped);
-  if (out.type === "error" && isFinal(out.code)) supervisor.stop("final");
+function checked(d: Drive, body: OdEventBody): OdEventBody {
+  const out = seen(d, afterStop(body, d.supervisor.stopped));
+  if (out.type === "error" && isFinal(out.code)) d.supervisor.stop("final");
   return out;
+}
+
+function seen(d: Drive, body: OdEventBody): OdEventBody {
+  d.outcome.observe(body);
+  return body;
 }
 
 function degrade(d: Drive): OdEventBody {
@@ -82,11 +90,11 @@ function degrade(d: Drive): OdEventBody {
 async function* answer(d: Drive, asks: PermissionAsk[]): AsyncGenerator<OdEventBody> {
   const { plan, transport, supervisor } = d;
   for (const ask of asks) {
-    yield requestEvent(ask);
+    yield seen(d, requestEvent(ask));
     const settled = supervisor.stopped
       ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" }
       : await settle(ask, plan.request.mode, plan.request.cwd, d.degraded ? undefined : d.broker, d.brokerTimeoutMs, supervisor.signal);
-    yield decisionEvent(ask, settled);
+    yield seen(d, decisionEvent(ask, settled));
     for (const m of ask.reply(settled.decision)) transport.send(m);
   }
 }

@@ -39,16 +39,18 @@ export class Held {
     return { prompt, notes: this.applied?.notes ?? [] };
   }
 
-  /** Waits for a free run slot, saying so when it has to. */
-  async *slot(opts: Pick<RunOptions, "slots" | "signal">): AsyncGenerator<OdEventBody> {
+  /** Takes a run slot if one is free; otherwise the status that says the run waits for one. */
+  queued(opts: Pick<RunOptions, "slots">): OdEventBody | undefined {
     const { slots } = opts;
-    if (slots) {
-      this.releaseSlot = slots.tryAcquire();
-      if (!this.releaseSlot) {
-        yield { type: "status", label: "queued", detail: `waiting for a free run slot (${slots.running} of ${slots.limit} in use)` };
-        this.releaseSlot = await slots.acquire(opts.signal);
-      }
-    }
+    if (!slots) return undefined;
+    this.releaseSlot = slots.tryAcquire();
+    if (this.releaseSlot) return undefined;
+    return { type: "status", label: "queued", detail: `waiting for a free run slot (${slots.running} of ${slots.limit} in use)` };
+  }
+
+  /** Waits for the slot `queued` could not take at once; a cancel before the agent starts ends the attempt. */
+  async slot(opts: Pick<RunOptions, "slots" | "signal">): Promise<void> {
+    if (opts.slots && !this.releaseSlot) this.releaseSlot = await opts.slots.acquire(opts.signal);
     if (opts.signal?.aborted) throw new OdError("CANCELLED", "Cancelled before the agent started");
   }
 

@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
-import { createStamper, type OdEvent } from "../events.ts";
+import { type BodyOf, createStamper, type OdEvent } from "../events.ts";
+import { sleep } from "../os/sleep.ts";
+import { attempt } from "./attempt.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
-import { DEFAULT_RETRY, type RetryPolicy, type Wait, withRetry } from "./retry.ts";
-import { withSummary } from "./summary.ts";
+import { DEFAULT_RETRY, Retries, type RetryPolicy, type Wait } from "./retry.ts";
+import { Summary } from "./summary.ts";
 
 export interface CreateRunOptions extends RunOptions {
   /** Retries of transient failures (default: 3 attempts in all; the fallback model is the adapter's own). */
@@ -13,18 +15,47 @@ export interface CreateRunOptions extends RunOptions {
 
 /**
  * A run, composed once for every surface (`od run`, parallel runs, `od serve`,
- * the library): attempts with retry and the adapter's fallback model, the
- * `run.result` summary (usage summed over turns) before the one `run.finished`,
- * and the envelope — `runId`, `seq`, `ts` — stamped here and nowhere else.
+ * the library): attempts in a row while failures are transient (with the
+ * adapter's fallback model), the `run.result` summary (usage summed over
+ * turns) before the one `run.finished`, and the envelope — `runId`, `seq`,
+ * `ts` — stamped here and nowhere else. One loop does all three, so an event
+ * crosses two generators on its way out: the attempt's and this one.
  * Breaking out of the iteration cancels the run and leaves nothing behind.
  */
 export async function* createRun(request: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent> {
   const stamp = createStamper(opts.runId ?? crypto.randomUUID());
-  const policy: RetryPolicy = {
+  const retries = new Retries({
     ...DEFAULT_RETRY,
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,
     ...opts.retry,
-  };
-  const cwd = resolve(request.cwd ?? process.cwd());
-  for await (const body of withSummary(withRetry(request, opts, policy, opts.wait), cwd)) yield stamp(body);
+  });
+  const summary = new Summary(resolve(request.cwd ?? process.cwd()));
+  const cancelled = () => opts.signal?.aborted === true;
+  let current = request;
+  for (let n = 1; ; n++) {
+    let finished: BodyOf<"run.finished"> | undefined;
+    for await (const body of attempt(current, opts)) {
+      if (body.type === "run.finished") {
+        finished = body;
+        break;
+      }
+      retries.observe(body);
+      summary.observe(body);
+      yield stamp(body);
+    }
+    if (!finished) return; // an attempt always ends with one; this only satisfies the type
+    const verdict = cancelled() ? ({ retry: false } as const) : retries.verdict(finished, n, current.model);
+    if (verdict.retry) {
+      summary.observe(verdict.status);
+      yield stamp(verdict.status);
+      if (verdict.model) current = { ...current, model: verdict.model };
+      // A cancel ends the wait (or skips it, when it came with the announcement).
+      if (!cancelled()) await (opts.wait ?? sleep)(verdict.waitMs, opts.signal).catch(() => {});
+      if (!cancelled()) continue;
+      finished = { ...finished, status: "cancelled" };
+    }
+    yield stamp(await summary.result());
+    yield stamp(finished);
+    return;
+  }
 }

@@ -1,7 +1,4 @@
 import type { BodyOf, OdEventBody } from "../events.ts";
-import { sleep } from "../os/sleep.ts";
-import { attempt } from "./attempt.ts";
-import type { RunOptions, RunRequest } from "./request.ts";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (1 = no retry). */
@@ -16,56 +13,41 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseMs: 2000, maxMs: 30
 
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<unknown>;
 
+/** What to do once an attempt has ended: stand by its run.finished, or try again after a wait. */
+export type Verdict = { retry: false } | { retry: true; waitMs: number; model?: string; status: BodyOf<"status"> };
+
 /**
- * Attempts in a row, while failures are transient: a run that failed only with
- * retryable errors (rate limits, overloaded or failing servers, dropped
- * connections) and did no tool call yet (so nothing is done twice) starts again
- * after exponential backoff with jitter, honouring a `retry after N` the error
- * names (one longer than the policy's longest wait is not retried; a cancel
- * ends the wait at once). Each retry is a `status`; the stream has exactly one
- * run.finished, the last attempt's. Permanent failures are never retried.
+ * Whether a failed attempt is tried again: one that failed only with retryable
+ * errors (rate limits, overloaded or failing servers, dropped connections) and
+ * did no tool call yet (so nothing is done twice), after exponential backoff
+ * with jitter, honouring a `retry after N` the error names (one longer than the
+ * policy's longest wait is not sat through: the agent's error already says so).
+ * Permanent failures are never retried; a rate limit may fall back to the
+ * adapter's declared model, announced, never silent.
  */
-export async function* withRetry(
-  request: RunRequest,
-  opts: RunOptions,
-  policy: RetryPolicy,
-  wait: Wait = sleep,
-): AsyncGenerator<OdEventBody> {
-  let current = request;
-  for (let n = 1; ; n++) {
-    const errors: BodyOf<"error">[] = [];
-    let acted = false;
-    let finished: BodyOf<"run.finished"> | undefined;
-    for await (const body of attempt(current, opts)) {
-      if (body.type === "run.finished") {
-        finished = body;
-        break;
-      }
-      if (body.type === "error") errors.push(body);
-      if (body.type === "tool.call") acted = true;
-      yield body;
-    }
-    if (!finished) return;
+export class Retries {
+  private errors: BodyOf<"error">[] = [];
+  private acted = false;
+
+  constructor(private readonly policy: RetryPolicy) {}
+
+  observe(body: OdEventBody): void {
+    if (body.type === "error") this.errors.push(body);
+    else if (body.type === "tool.call") this.acted = true;
+  }
+
+  /** After attempt `n` ended with `finished` (its errors and tool calls observed), under `model`. */
+  verdict(finished: BodyOf<"run.finished">, n: number, model: string | undefined): Verdict {
+    const { errors, policy } = this;
+    this.errors = [];
     const transient = finished.status === "failed" && errors.length > 0 && errors.every((e) => e.retryable && e.code !== "TIMEOUT");
+    if (!transient || this.acted || n >= policy.attempts) return { retry: false };
     const waitMs = delayFor(n, policy, errors);
-    // Over the policy's longest wait: the agent asks for more than od would sit through, and its error already says so.
-    if (!transient || acted || n >= policy.attempts || opts.signal?.aborted || waitMs > policy.maxMs) {
-      yield finished;
-      return;
-    }
-    const fallback = fallbackFor(policy, errors, current.model);
-    if (fallback) current = { ...current, model: fallback };
-    yield {
-      type: "status",
-      label: "retrying",
-      detail: `attempt ${n + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${errors.at(-1)!.message.slice(0, 200)}${fallback ? `; falling back to model ${fallback}` : ""}`,
-    };
-    // A cancel ends the wait (or skips it, when it came with the announcement).
-    if (!opts.signal?.aborted) await wait(waitMs, opts.signal).catch(() => {});
-    if (opts.signal?.aborted) {
-      yield { ...finished, status: "cancelled" };
-      return;
-    }
+    if (waitMs > policy.maxMs) return { retry: false };
+    const fallback = fallbackFor(policy, errors, model);
+    const after = errors.at(-1)!.message.slice(0, 200);
+    const detail = `attempt ${n + 1} of ${policy.attempts} in ${(waitMs / 1000).toFixed(1)} s after: ${after}${fallback ? `; falling back to model ${fallback}` : ""}`;
+    return { retry: true, waitMs, model: fallback, status: { type: "status", label: "retrying", detail } };
   }
 }
 

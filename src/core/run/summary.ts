@@ -27,44 +27,53 @@ class TextJoin {
 }
 
 /**
- * A run with its summary: every body passes through, and just before
- * run.finished comes one `run.result` — the final text, the tool calls, the
- * files changed in the working directory (with the git diff in a repository),
- * the first error, usage summed over turns, and a bounded tail of raw stdout.
+ * What a run did, gathered as its bodies pass: the final text, the tool calls,
+ * the first error, usage summed over turns, a bounded tail of raw stdout; and,
+ * when it ends, the files changed in the working directory (with the git diff
+ * in a repository). The pipeline emits it as `run.result`, just before run.finished.
  */
-export async function* withSummary(bodies: AsyncIterable<OdEventBody>, cwd: string): AsyncGenerator<OdEventBody> {
-  const before = fingerprint(cwd);
-  const text = new TextJoin();
-  const usage = new UsageMeter();
-  const calls = new Map<string, { id: string; name: string; isError: boolean }>();
-  let error: BodyOf<"error"> | undefined;
-  let raw = "";
-  for await (const e of bodies) {
-    usage.observe(e);
-    if (e.type === "text.delta" && !e.parent) text.add(e.text);
-    else if (e.type === "tool.call") calls.set(e.id, { id: e.id, name: e.name, isError: false });
-    else if (e.type === "tool.result" && calls.has(e.id)) calls.get(e.id)!.isError = e.isError;
-    else if (e.type === "error") error ??= e;
-    else if (e.type === "raw" && e.stream === "stdout") raw = `${raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
-    if (e.type === "run.finished") {
-      const after = fingerprint(cwd);
-      const files = before && after ? changedFiles(before, after) : [];
-      yield {
-        type: "run.result",
-        text: text.toString(),
-        toolCalls: [...calls.values()],
-        files,
-        diff: await gitDiff(
-          cwd,
-          files.filter((f) => after?.has(f)),
-        ),
-        errorCode: error?.code,
-        errorMessage: error?.message,
-        rawTail: raw,
-        usage: usage.totals(),
-        note: before && after ? undefined : `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`,
-      };
-    }
-    yield e;
+export class Summary {
+  private readonly before: Map<string, string> | undefined;
+  private readonly text = new TextJoin();
+  private readonly usage = new UsageMeter();
+  private readonly calls = new Map<string, { id: string; name: string; isError: boolean }>();
+  private error: BodyOf<"error"> | undefined;
+  private raw = "";
+
+  constructor(private readonly cwd: string) {
+    this.before = fingerprint(cwd);
+  }
+
+  observe(e: OdEventBody): void {
+    this.usage.observe(e);
+    if (e.type === "text.delta") {
+      if (!e.parent) this.text.add(e.text);
+    } else if (e.type === "tool.call") this.calls.set(e.id, { id: e.id, name: e.name, isError: false });
+    else if (e.type === "tool.result") {
+      const call = this.calls.get(e.id);
+      if (call) call.isError = e.isError;
+    } else if (e.type === "error") this.error ??= e;
+    else if (e.type === "raw" && e.stream === "stdout") this.raw = `${this.raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
+  }
+
+  async result(): Promise<BodyOf<"run.result">> {
+    const { before, cwd } = this;
+    const after = fingerprint(cwd);
+    const files = before && after ? changedFiles(before, after) : [];
+    return {
+      type: "run.result",
+      text: this.text.toString(),
+      toolCalls: [...this.calls.values()],
+      files,
+      diff: await gitDiff(
+        cwd,
+        files.filter((f) => after?.has(f)),
+      ),
+      errorCode: this.error?.code,
+      errorMessage: this.error?.message,
+      rawTail: this.raw,
+      usage: this.usage.totals(),
+      note: before && after ? undefined : `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`,
+    };
   }
 }

@@ -2,8 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { OdEventBody } from "../../../src/core/events.ts";
-import { withSummary } from "../../../src/core/run/summary.ts";
+import { Summary } from "../../../src/core/run/summary.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
@@ -80,24 +79,15 @@ describe("run result", () => {
       "-c",
       `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
     ]);
-    async function* run(): AsyncGenerator<OdEventBody> {
-      writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
-      yield {
-        type: "run.finished",
-        status: "succeeded",
-        exitCode: 0,
-        signal: null,
-        durationMs: 0,
-        resumable: false,
-      };
-    }
-    const [result] = ofType(await collect(withSummary(run(), repo)), "run.result");
+    const summary = new Summary(repo);
+    writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
+    const result = await summary.result();
     expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
     expect(result!.diff).toStartWith("diff --git a/data.txt b/data.txt\n");
     expect(result!.diff).toEndWith(`[od: the output is longer than ${MAX_DIFF_BYTES} bytes and was cut here]\n`);
   });
 
-  test("with no git on PATH the summary has no diff, and the run still finishes", async () => {
+  test("with no git on PATH the summary has no diff, and is still made", async () => {
     await using tmp = tmpdir();
     const dir = join(tmp.path, "work");
     Bun.spawnSync([
@@ -109,12 +99,10 @@ describe("run result", () => {
     writeFileSync(
       script,
       `import { writeFileSync } from "node:fs";
-import { withSummary } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
-async function* run() {
-  writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
-  yield { type: "run.finished", status: "succeeded", durationMs: 0 };
-}
-for await (const e of withSummary(run(), ${JSON.stringify(dir)})) console.log(JSON.stringify(e));`,
+import { Summary } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
+const summary = new Summary(${JSON.stringify(dir)});
+writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
+console.log(JSON.stringify(await summary.result()));`,
     );
     const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
     expect(p.stderr.toString()).toBe("");
@@ -123,7 +111,7 @@ for await (const e of withSummary(run(), ${JSON.stringify(dir)})) console.log(JS
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
-    expect(events.map((e) => e.type)).toEqual(["run.result", "run.finished"]);
+    expect(events.map((e) => e.type)).toEqual(["run.result"]);
     expect(events[0]).toMatchObject({ files: ["a.txt"] });
     expect(events[0].diff).toBeUndefined();
   });
