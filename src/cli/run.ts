@@ -63,6 +63,8 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
     broker,
     skills: () => loadSkills(),
     retry: { attempts: opts.attempts },
+    // The changed files and their diff are shown with --result and printed with --json; plain text needs neither walk.
+    changes: Boolean(args.json || args.result),
   });
   try {
     for await (const event of run) {

@@ -17,7 +17,13 @@ export function plannedPromptFile(): string {
  */
 export function writePromptFile(path: string, prompt: string): { path: string; remove(): void } {
   const dir = dirname(path);
+  const remove = () => rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { mode: 0o700 });
-  writeFileSync(path, prompt, { mode: 0o600, flag: "wx" });
-  return { path, remove: () => rmSync(dir, { recursive: true, force: true }) };
+  try {
+    writeFileSync(path, prompt, { mode: 0o600, flag: "wx" });
+  } catch (err) {
+    remove(); // a full disk leaves no empty folder behind
+    throw err;
+  }
+  return { path, remove };
 }

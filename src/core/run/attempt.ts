@@ -6,7 +6,7 @@ import { type Drive, drive, errorBody } from "./drive.ts";
 import { Held } from "./held.ts";
 import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
-import { confirmLogin, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
+import { confirmReady, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
 import { type StopReason, Supervisor } from "./supervise.ts";
 
@@ -34,21 +34,20 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
   const held = new Held();
   const ending: Ending = { exit: { exitCode: null, signal: null }, degraded: false };
   let kept: string[] = [];
+  let driving: Drive | undefined;
   try {
     const plan = await planRun(input, opts);
-    await confirmLogin(plan);
+    await confirmReady(plan);
     const { prompt, notes } = await held.place(plan);
     // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
     const invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
     const queued = held.queued(opts);
     if (queued) yield seen(queued);
     await held.slot(opts);
-    const driving = start(plan, invocation, prompt, opts, held, outcome);
+    driving = start(plan, invocation, prompt, opts, held, outcome);
     yield seen(started(plan, invocation.argv, prompt));
     for (const note of notes) yield seen(note);
     ending.exit = yield* drive(driving);
-    ending.degraded = driving.degraded;
-    ending.stopped = driving.supervisor.stopped;
     for (const body of outcome.closeOpenTools()) yield seen(body);
     const closing = await closingError(plan, driving.supervisor, outcome, ending.exit, opts.idleTimeoutMs);
     if (closing) yield seen(closing);
@@ -58,6 +57,9 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
     if (error.code === "CANCELLED") ending.stopped = "cancelled";
     else yield seen(errorBody(error));
   } finally {
+    // Read here, not only after a normal end: a throw after a cancel is still a cancel, and a degraded run is never resumable.
+    ending.stopped ??= driving?.supervisor.stopped;
+    ending.degraded ||= driving?.degraded ?? false;
     kept = await held.release(opts.ladder);
   }
   for (const path of kept)

@@ -83,7 +83,7 @@ export async function resolveSkills(names: string[], opts: Pick<RunOptions, "ski
     throw new OdError(
       "INVALID_REQUEST",
       `Unknown skill${unknown.length > 1 ? "s" : ""}: ${unknown.join(", ")}`,
-      `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`).`,
+      `Available: ${[...catalog.skills.keys()].join(", ") || "none"} (see \`od skills\`)${opts.skills ? "" : "; the bundled skills come with skills: () => loadSkills() from od"}.`,
     );
   return names.map((s) => catalog.skills.get(s)!);
 }

@@ -2,7 +2,6 @@ import type { Adapter, Invocation } from "../agents/adapter.ts";
 import { startLoop, type Transport } from "../loops/index.ts";
 import type { LoopSettings } from "../loops/transport.ts";
 import { AgentProcess } from "../os/process.ts";
-import { resolveExecutable } from "../os/resolve.ts";
 import type { Plan } from "./plan.ts";
 import type { ValidRequest } from "./request.ts";
 
@@ -11,7 +10,6 @@ type Launcher = (plan: Plan, invocation: Invocation) => Transport;
 
 /** A CLI on this machine: spawned without a shell, in its own process group, the prompt on stdin (or framed by its driver). */
 const spawnLocal: Launcher = (plan, invocation) => {
-  if (!plan.resolved) resolveExecutable(plan.adapter, plan.env); // throws the not-installed error, with its hint
   return new AgentProcess({
     cmd: [plan.bin, ...invocation.argv],
     cwd: plan.request.cwd,

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { type BodyOf, createStamper, type OdEvent } from "../events.ts";
+import { odHome } from "../os/paths.ts";
 import { sleep } from "../os/sleep.ts";
 import { attempt } from "./attempt.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
@@ -11,6 +12,11 @@ export interface CreateRunOptions extends RunOptions {
   retry?: Partial<RetryPolicy>;
   /** How a retry waits (tests count the waits instead of sitting through them). */
   wait?: Wait;
+  /**
+   * Whether run.result lists the files changed in the working directory, with their diff (default
+   * true). Costs a walk of the folder (one stat a file, bounded) as the agent starts and as it ends.
+   */
+  changes?: boolean;
 }
 
 /**
@@ -29,7 +35,7 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,
     ...opts.retry,
   });
-  const summary = new Summary(resolve(request.cwd ?? process.cwd()));
+  const summary = new Summary(opts.changes === false ? undefined : workingDirectory(request), [odHome(opts.env)]);
   const cancelled = () => opts.signal?.aborted === true;
   let current = request;
   for (let n = 1; ; n++) {
@@ -57,5 +63,14 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
     yield stamp(await summary.result());
     yield stamp(finished);
     return;
+  }
+}
+
+/** Where the agent works, when the request names it usably; a bad one is the plan stage's to refuse, with its run.finished. */
+function workingDirectory(request: RunRequest): string | undefined {
+  try {
+    return resolve(typeof request?.cwd === "string" ? request.cwd : process.cwd());
+  } catch {
+    return undefined;
   }
 }

@@ -105,12 +105,15 @@ export function driverContext(plan: Plan, prompt = plan.composed): DriverContext
 }
 
 /**
- * A cached "logged out" is confirmed with the auth probe before the run is
- * refused (nothing is probed on the happy path).
+ * Before anything is placed or queued: the CLI is installed (else its
+ * not-installed error, with the install hint), and a cached "logged out" is
+ * confirmed with the auth probe before the run is refused (nothing is probed
+ * on the happy path).
  */
-export async function confirmLogin(plan: Plan): Promise<void> {
+export async function confirmReady(plan: Plan): Promise<void> {
   const { adapter } = plan;
-  if (adapter.protocol.kind === "loop" || !plan.resolved) return;
+  if (adapter.protocol.kind === "loop") return;
+  if (!plan.resolved) resolveExecutable(adapter, plan.env); // throws AGENT_NOT_FOUND with its hint
   if (cachedDetection(adapter, plan.env)?.auth !== "missing") return;
   if ((await probeAuth(adapter, plan.bin, plan.env)) !== "missing") return;
   throw new OdError(

@@ -33,16 +33,23 @@ class TextJoin {
  * in a repository). The pipeline emits it as `run.result`, just before run.finished.
  */
 export class Summary {
-  private readonly before: Map<string, string> | undefined;
-  private readonly text = new TextJoin();
+  /** The working directory as the agent found it: taken when the first attempt starts (after any wait for a slot). */
+  private before: Map<string, string> | undefined;
+  private snapshotted = false;
+  private text = new TextJoin();
   private readonly usage = new UsageMeter();
   private readonly calls = new Map<string, { id: string; name: string; isError: boolean }>();
   private error: BodyOf<"error"> | undefined;
   private raw = "";
 
-  constructor(private readonly cwd: string) {
-    this.before = fingerprint(cwd);
-  }
+  /**
+   * `cwd` undefined: the changed files are not tracked (the caller has them another way, or did not ask).
+   * `skip`: folders under it that are not the agent's work (od's own home, where the run log grows).
+   */
+  constructor(
+    private readonly cwd: string | undefined,
+    private readonly skip: string[] = [],
+  ) {}
 
   observe(e: OdEventBody): void {
     this.usage.observe(e);
@@ -54,26 +61,45 @@ export class Summary {
       if (call) call.isError = e.isError;
     } else if (e.type === "error") this.error ??= e;
     else if (e.type === "raw" && e.stream === "stdout") this.raw = `${this.raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
+    else if (e.type === "run.started") this.attemptStarted();
+  }
+
+  /** A retried run is summed up by its last attempt (usage aside: every attempt was paid for). */
+  private attemptStarted(): void {
+    this.text = new TextJoin();
+    this.error = undefined;
+    this.raw = "";
+    if (this.snapshotted || !this.cwd) return;
+    this.snapshotted = true;
+    this.before = fingerprint(this.cwd, this.skip);
   }
 
   async result(): Promise<BodyOf<"run.result">> {
     const { before, cwd } = this;
-    const after = fingerprint(cwd);
+    const after = before && cwd ? fingerprint(cwd, this.skip) : undefined;
     const files = before && after ? changedFiles(before, after) : [];
     return {
       type: "run.result",
       text: this.text.toString(),
       toolCalls: [...this.calls.values()],
       files,
-      diff: await gitDiff(
-        cwd,
-        files.filter((f) => after?.has(f)),
-      ),
+      diff: cwd
+        ? await gitDiff(
+            cwd,
+            files.filter((f) => after?.has(f)),
+          )
+        : undefined,
       errorCode: this.error?.code,
       errorMessage: this.error?.message,
       rawTail: this.raw,
       usage: this.usage.totals(),
-      note: before && after ? undefined : `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`,
+      note: this.note(after),
     };
+  }
+
+  private note(after: Map<string, string> | undefined): string | undefined {
+    if (!this.cwd || !this.snapshotted) return undefined; // not asked for, or the agent never started
+    if (this.before && after) return undefined;
+    return `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`;
   }
 }

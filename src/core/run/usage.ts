@@ -8,50 +8,53 @@ export interface UsageTotals extends Figures {
   byModel?: Record<string, Figures>;
 }
 
-/** Per model, within one attempt: the sum of its turns, and the agent's own run total when it reports one. */
+/** One attempt's figures: its turns per model, and the agent's own whole-run total when it reports one. */
 interface Tally {
-  turns: Figures;
-  run?: Figures;
+  turns: Map<string, Figures>;
+  run?: { model: string; figures: Figures };
 }
 
 /**
  * Sums a run's usage over its turns (and over its attempts, when it was
  * retried: each one was paid for). An agent that reports a whole-run total
- * (`source: "run"`) is taken at its word for that attempt rather than added
- * to its own turn figures. Only the figures an agent reported appear: a run
- * that reported none has no totals, not zeros. A count that is not a finite,
+ * (`source: "run"`) is taken at its word for that attempt, in place of all of
+ * its turn figures. Only the figures an agent reported appear: a run that
+ * reported none has no totals, not zeros. A count that is not a finite,
  * non-negative number is left out.
  */
 export class UsageMeter {
-  private readonly done: Array<Map<string, Tally>> = [];
-  private current = new Map<string, Tally>();
+  private readonly done: Tally[] = [];
+  private current: Tally = { turns: new Map() };
   private model = "";
 
   observe(body: OdEventBody): void {
     if (body.type === "run.started") {
-      if (this.current.size) this.done.push(this.current);
-      this.current = new Map();
+      this.done.push(this.current);
+      this.current = { turns: new Map() };
       this.model = body.model ?? "";
     } else if (body.type === "session" && body.model) this.model = body.model;
     else if (body.type === "usage") this.add(body);
   }
 
   private add(body: BodyOf<"usage">): void {
-    const tally = this.current.get(this.model) ?? { turns: {} };
-    this.current.set(this.model, tally);
-    if (body.source === "run") tally.run = plus({}, body);
-    else plus(tally.turns, body);
+    if (body.source === "run") {
+      this.current.run = { model: this.model, figures: plus({}, body) };
+      return;
+    }
+    const turns = this.current.turns.get(this.model) ?? {};
+    this.current.turns.set(this.model, plus(turns, body));
   }
 
   totals(): UsageTotals | undefined {
     const all: Figures = {};
     const byModel: Record<string, Figures> = {};
-    for (const attempt of [...this.done, this.current])
-      for (const [model, tally] of attempt) {
-        const figures = tally.run ?? tally.turns;
+    for (const tally of [...this.done, this.current]) {
+      const perModel = tally.run ? new Map([[tally.run.model, tally.run.figures]]) : tally.turns;
+      for (const [model, figures] of perModel) {
         plus(all, figures);
         if (model) plus((byModel[model] ??= {}), figures);
       }
+    }
     if (!Object.keys(all).length) return undefined;
     return Object.keys(byModel).length ? { ...all, byModel } : all;
   }

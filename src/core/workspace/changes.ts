@@ -1,5 +1,5 @@
 import { readdirSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { join, relative, resolve, sep } from "node:path";
 import { DIFF, git, MAX_DIFF_BYTES, withoutFilters } from "./git.ts";
 
 export const MAX_FILES = 20_000;
@@ -10,13 +10,16 @@ const SKIP = new Set([".git", "node_modules"]);
  * .git and node_modules left out): the check git's index makes. Contents are never
  * read, so a large tree costs one stat per file, not a read of every byte, at the
  * start and the end of every run. A file rewritten with the same bytes counts as changed.
+ * Folders in `skip` (absolute; od's own home, whose run logs change as the run goes) are left out too.
  */
-export function fingerprint(dir: string): Map<string, string> | undefined {
+export function fingerprint(dir: string, skip: string[] = []): Map<string, string> | undefined {
   const out = new Map<string, string>();
+  const skipped = new Set(skip.map((s) => relative(resolve(dir), resolve(s)).split(sep).join("/")).filter((r) => r && !r.startsWith("..")));
   const walk = (rel: string): boolean => {
     for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
       if (SKIP.has(d.name)) continue;
       const path = rel ? `${rel}/${d.name}` : d.name;
+      if (skipped.has(path)) continue;
       if (d.isDirectory()) {
         if (!walk(path)) return false;
       } else if (d.isFile()) {

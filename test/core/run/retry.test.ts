@@ -58,6 +58,16 @@ describe("retry", () => {
     expect(new Set(events.map((e) => e.runId)).size).toBe(1);
   });
 
+  test("a retry that succeeds is summed up by its last attempt: its text, no error; usage from both", async () => {
+    const { events } = await run(
+      [{ stdout: { t: "text", v: "partial " } }, { stdout: { t: "usage", in: 3, out: 1 } }, { stdout: { t: "fail", v: "529 Overloaded" } }],
+      [{ stdout: { t: "text", v: "recovered" } }, { stdout: { t: "usage", in: 5, out: 2 } }],
+    );
+    expect(finished(events).status).toBe("succeeded");
+    const [result] = ofType(events, "run.result");
+    expect(result).toMatchObject({ text: "recovered", errorCode: undefined, usage: { inputTokens: 8, outputTokens: 3 } });
+  });
+
   test("an overloaded server is retried; an auth failure never is", async () => {
     const overloaded = await run([{ stdout: { t: "fail", v: "529 Overloaded" } }], [{ stdout: { t: "text", v: "ok" } }]);
     expect(finished(overloaded.events).status).toBe("succeeded");

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { Slots } from "../../../src/core/run/slots.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
 import { planRun, runAgent } from "../../support/run.ts";
@@ -110,7 +111,11 @@ describe("runAgent", () => {
 
   test("a missing executable is AGENT_NOT_FOUND with the install hint", async () => {
     await using tmp = tmpdir();
-    const events = await collect(runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: { PATH: tmp.path } }));
+    // Every slot is taken: a CLI that is not there is said at once, not after a wait for a slot it would never use.
+    const slots = new Slots(1);
+    const release = slots.tryAcquire()!;
+    const events = await collect(runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: { PATH: tmp.path }, slots }));
+    release();
     expect(events.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
     expect(ofType(events, "error")[0]).toMatchObject({ code: "AGENT_NOT_FOUND", hint: expect.stringContaining("nothing to install") });
     expect(finished(events)).toMatchObject({ status: "failed", exitCode: null });

@@ -71,6 +71,17 @@ describe("run result", () => {
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
   });
 
+  test("od's own home under the working directory is not the agent's work: its run logs are left out", async () => {
+    await using tmp = tmpdir();
+    const home = join(tmp.path, ".od");
+    Bun.spawnSync(["mkdir", "-p", join(home, "runs")]);
+    const summary = new Summary(tmp.path, [home]);
+    summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: tmp.path, mode: "edit" });
+    writeFileSync(join(home, "runs", "events.jsonl"), "{}\n");
+    writeFileSync(join(tmp.path, "work.txt"), "done\n");
+    expect((await summary.result()).files).toEqual(["work.txt"]);
+  });
+
   test("a diff longer than the bound is cut, and says so", async () => {
     await using tmp = tmpdir();
     const repo = join(tmp.path, "repo");
@@ -80,6 +91,7 @@ describe("run result", () => {
       `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
     ]);
     const summary = new Summary(repo);
+    summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: repo, mode: "edit" });
     writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
     const result = await summary.result();
     expect(result!.diff!.length).toBeLessThan(MAX_DIFF_BYTES + 100);
@@ -101,6 +113,7 @@ describe("run result", () => {
       `import { writeFileSync } from "node:fs";
 import { Summary } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
 const summary = new Summary(${JSON.stringify(dir)});
+summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: ${JSON.stringify(dir)}, mode: "edit" });
 writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
 console.log(JSON.stringify(await summary.result()));`,
     );

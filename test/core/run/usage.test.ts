@@ -31,6 +31,11 @@ const rows: Array<[string, OdEventBody[], UsageTotals | undefined]> = [
     [started(), turn(10, 5), turn(10, 5), total(25, 12)],
     { inputTokens: 25, outputTokens: 12 },
   ],
+  [
+    "a run total replaces every turn of its attempt, whichever model they were counted under",
+    [started(), turn(10, 5), { type: "session", sessionId: "s", model: "m2" }, turn(10, 5), total(25, 12)],
+    { inputTokens: 25, outputTokens: 12, byModel: { m2: { inputTokens: 25, outputTokens: 12 } } },
+  ],
   ["a retried run pays for every attempt", [started(), turn(10, 5), started(), turn(7, 1)], { inputTokens: 17, outputTokens: 6 }],
   [
     "per model, where the agent names it",
