@@ -29,7 +29,8 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string, validate
     return { events: [raw(line)] };
   }
   if (!Array.isArray(step?.events)) return { events: [raw(line)] }; // a parser that answered no list
-  return validate ? { ...step, events: step.events.map((body) => (valid(body) ? body : raw(line))) } : step;
+  const events = step.events.some(isUsage) ? step.events.map(countable) : step.events;
+  return { ...step, events: validate ? events.map((body) => (valid(body) ? body : raw(line))) : events };
 }
 
 /**
@@ -45,7 +46,8 @@ export function finishing<S>(driver: Driver<S>, state: S, validate = true): OdEv
     return [];
   }
   if (!Array.isArray(events)) return [];
-  return validate ? events.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : events;
+  const bodies = events.map(countable);
+  return validate ? bodies.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : bodies;
 }
 
 /** The string values of "text" and "delta" fields in a line that does not parse (not tool inputs or results). */
@@ -65,3 +67,24 @@ const valid = isEventBody;
 function raw(line: string): OdEventBody {
   return { type: "raw", stream: "stdout", line };
 }
+
+/**
+ * A usage body with only the counts that are counts: finite and non-negative. A
+ * parser that passes a CLI's figures through unchecked would otherwise emit
+ * "Infinity in" or a negative cost (and an event the schema refuses).
+ */
+const isUsage = (body: OdEventBody) => body?.type === "usage";
+
+function countable(body: OdEventBody): OdEventBody {
+  if (body?.type !== "usage") return body;
+  let out: typeof body | undefined;
+  for (const k of COUNTS) {
+    const v = body[k];
+    if (v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0)) continue;
+    out ??= { ...body };
+    delete out[k];
+  }
+  return out ?? body;
+}
+
+const COUNTS = ["inputTokens", "outputTokens", "cacheRead", "cacheWrite", "reasoningTokens", "costUsd"] as const;

@@ -6,14 +6,21 @@ import type { Plan } from "./plan.ts";
 import type { ValidRequest } from "./request.ts";
 
 /** How a planned run is started: where the agent runs and how its output comes back. */
-type Launcher = (plan: Plan, invocation: Invocation) => Transport;
+type Launcher = (plan: Plan, invocation: Invocation, runId: string) => Transport;
+
+/**
+ * The variable that marks every process of a run: the agent gets it, and its
+ * descendants inherit it, including one that leaves the process group. How od
+ * finds what a run left behind (os/reap.ts).
+ */
+export const RUN_MARKER = "OD_RUN_ID";
 
 /** A CLI on this machine: spawned without a shell, in its own process group, the prompt on stdin (or framed by its driver). */
-const spawnLocal: Launcher = (plan, invocation) => {
+const spawnLocal: Launcher = (plan, invocation, runId) => {
   return new AgentProcess({
     cmd: [plan.bin, ...invocation.argv],
     cwd: plan.request.cwd,
-    env: { ...plan.env, ...invocation.env },
+    env: { ...plan.env, ...invocation.env, [RUN_MARKER]: runId },
     stdin: plan.driver.keepStdinOpen ? "pipe" : invocation.stdin,
   });
 };
@@ -40,6 +47,6 @@ const launchers: Record<Adapter["protocol"]["kind"], Launcher> = {
   loop: inProcess,
 };
 
-export function launch(plan: Plan, invocation: Invocation): Transport {
-  return launchers[plan.adapter.protocol.kind](plan, invocation);
+export function launch(plan: Plan, invocation: Invocation, runId: string): Transport {
+  return launchers[plan.adapter.protocol.kind](plan, invocation, runId);
 }

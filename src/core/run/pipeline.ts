@@ -29,7 +29,8 @@ export interface CreateRunOptions extends RunOptions {
  * Breaking out of the iteration cancels the run and leaves nothing behind.
  */
 export async function* createRun(request: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent> {
-  const stamp = createStamper(opts.runId ?? crypto.randomUUID());
+  const runId = opts.runId ?? crypto.randomUUID();
+  const stamp = createStamper(runId);
   const retries = new Retries({
     ...DEFAULT_RETRY,
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,
@@ -40,7 +41,7 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
   let current = request;
   for (let n = 1; ; n++) {
     let finished: BodyOf<"run.finished"> | undefined;
-    for await (const body of attempt(current, opts)) {
+    for await (const body of attempt(current, { ...opts, runId })) {
       if (body.type === "run.finished") {
         finished = body;
         break;

@@ -4,16 +4,31 @@ import { UsageMeter } from "./usage.ts";
 
 const RAW_TAIL_BYTES = 8 * 1024;
 
+/** The final text run.result carries at most: past it the text is cut, and says so. */
+export const MAX_RESULT_TEXT = 1024 * 1024;
+
 /**
- * Joins many small strings, a few hundred at a time. `s += delta` over a long
- * answer keeps every delta alive as a rope node (10k deltas: about 80 bytes
- * each, held until the run ends); this holds the same text flat.
+ * Joins many small strings, a few hundred at a time, up to a bound. `s +=
+ * delta` over a long answer keeps every delta alive as a rope node (10k deltas:
+ * about 80 bytes each, held until the run ends); this holds the same text flat,
+ * and past `max` characters holds nothing more (500k deltas took 1.2 GB).
  */
 class TextJoin {
   private blocks: string[] = [];
   private pending: string[] = [];
+  private length = 0;
+  private cut = false;
+
+  constructor(private readonly max = MAX_RESULT_TEXT) {}
 
   add(s: string): void {
+    if (this.cut) return;
+    const room = this.max - this.length;
+    if (s.length > room) {
+      this.cut = true;
+      s = s.slice(0, room);
+    }
+    this.length += s.length;
     this.pending.push(s);
     if (this.pending.length >= 256) {
       this.blocks.push(this.pending.join(""));
@@ -22,7 +37,8 @@ class TextJoin {
   }
 
   toString(): string {
-    return this.blocks.join("") + this.pending.join("");
+    const text = this.blocks.join("") + this.pending.join("");
+    return this.cut ? `${text}\n[od: the answer is longer than ${this.max} characters and was cut here]\n` : text;
   }
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { Summary } from "../../../src/core/run/summary.ts";
+import { MAX_RESULT_TEXT, Summary } from "../../../src/core/run/summary.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
@@ -69,6 +69,15 @@ describe("run result", () => {
       runAgent({ agent: "fake", prompt: "x", cwd: dir }, { registry: createRegistry([fakeAdapter]), env: fake.env }),
     );
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
+  });
+
+  test("the final text is capped: past 1 MiB it is cut, and says so, and no more of it is kept", async () => {
+    const summary = new Summary(undefined);
+    const chunk = "x".repeat(1000);
+    for (let i = 0; i < 2 * 1024; i++) summary.observe({ type: "text.delta", id: "t", text: chunk });
+    const { text } = await summary.result();
+    expect(text.startsWith("x".repeat(MAX_RESULT_TEXT))).toBe(true);
+    expect(text.slice(MAX_RESULT_TEXT)).toBe(`\n[od: the answer is longer than ${MAX_RESULT_TEXT} characters and was cut here]\n`);
   });
 
   test("od's own home under the working directory is not the agent's work: its run logs are left out", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { loadRegistry } from "../../../src/builtins.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { OdEventBody } from "../../../src/core/events.ts";
+import { OdEvent, type OdEventBody } from "../../../src/core/events.ts";
 import { UsageMeter, type UsageTotals } from "../../../src/core/run/usage.ts";
 import { collect, DIST_OD, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { eventsOf, readFrames, testApp } from "../../server/support.ts";
@@ -108,5 +109,39 @@ describe("usage totals", () => {
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(json.find((e) => e.type === "run.result").usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
+  });
+});
+
+describe("counts that are no counts", () => {
+  test("a negative or overflowing token count never becomes an event: the figure is left out, the rest kept", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [
+      { read: "all" },
+      { raw: '{"t":"usage","in":-5,"out":1e400,"cost":0.25}\n' },
+      { stdout: { t: "text", v: "ok" } },
+    ]);
+    const events = await collect(
+      runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry: createRegistry([fakeAdapter]), env: fake.env }),
+    );
+    const [usage] = ofType(events, "usage");
+    expect(usage).toMatchObject({ costUsd: 0.25 });
+    expect(usage!.inputTokens).toBeUndefined();
+    expect(usage!.outputTokens).toBeUndefined();
+    for (const e of events) expect(OdEvent.safeParse(e).success).toBe(true);
+    expect(ofType(events, "run.result")[0]!.usage).toEqual({ costUsd: 0.25 });
+  });
+
+  test("a built-in parser's figures are held to it too (built-ins skip the schema check)", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "codex", [
+      { read: "all" },
+      { stdout: { type: "item.completed", item: { id: "i0", type: "agent_message", text: "done" } } },
+      { raw: '{"type":"turn.completed","usage":{"input_tokens":-5,"cached_input_tokens":0,"output_tokens":1e400}}\n' },
+    ]);
+    const events = await collect(
+      runAgent({ agent: "codex", prompt: "x", cwd: tmp.path }, { registry: await loadRegistry([]), env: fake.env }),
+    );
+    for (const e of events) expect(OdEvent.safeParse(e).success).toBe(true);
+    expect(ofType(events, "run.result")[0]!.usage?.inputTokens).toBeUndefined();
   });
 });
