@@ -1,5 +1,6 @@
-import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, realpathSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, readSync, realpathSync, type Stats } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { Dir } from "./beneath.ts";
 
 /** A refusal a tool reports to the model (isError), never a crash. */
 export class ToolError extends Error {}
@@ -69,35 +70,74 @@ export function kindOf(st: Stats): string {
 }
 
 /**
+ * Runs `fn` with the folder of `full` (a path inside `root` from resolveInside)
+ * held open, and the file's name in it. The folders are reached from the root's
+ * handle without following any symlink (beneath.ts), so what is used is what was
+ * checked: a folder swapped for a link since is refused, never followed out.
+ * With `create`, missing folders are made, each beneath its parent's handle.
+ */
+export function inParent<T>(root: string, full: string, create: boolean, fn: (dir: Dir, name: string) => T): T {
+  if (full === root) throw new ToolError(". is a directory, not a regular file");
+  const parts = relative(root, full).split(sep);
+  const top = Dir.open(root);
+  try {
+    let dir: Dir;
+    try {
+      dir = top.sub(parts.slice(0, -1), create);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") throw new ToolError(`${display(root, full)} does not exist`);
+      throw new ToolError(
+        `${display(root, dirname(full))} changed while it was ${create ? "written to" : "opened"} (${code ?? String(err)})`,
+      );
+    }
+    try {
+      return fn(dir, parts.at(-1)!);
+    } finally {
+      if (dir !== top) dir.close();
+    }
+  } finally {
+    top.close();
+  }
+}
+
+/**
  * Reads a regular file of at most `cap` bytes. It is checked before it is
- * opened (a device or a pipe is never opened), opened without following a
- * symlink and without blocking, and checked again on the open descriptor.
+ * opened (a device or a pipe is never opened), opened beneath its folder's
+ * handle without following a symlink and without blocking, and checked again
+ * on the open descriptor, which is all it is read through.
  */
 export function readRegular(root: string, full: string, cap: number): Buffer {
-  const before = lstatOrUndefined(full);
-  if (!before) throw new ToolError(`${display(root, full)} does not exist`);
-  if (!before.isFile()) throw new ToolError(`${display(root, full)} is ${kindOf(before)}, not a regular file`);
-  if (before.size > cap) throw new ToolError(`${display(root, full)} is ${before.size} bytes, over the ${cap}-byte limit`);
-  let fd: number;
-  try {
-    fd = openSync(full, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    throw new ToolError(`cannot open ${display(root, full)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
-  }
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev)
-      throw new ToolError(`${display(root, full)} changed while it was opened`);
-    if (st.size > cap) throw new ToolError(`${display(root, full)} is ${st.size} bytes, over the ${cap}-byte limit`);
-    const buf = Buffer.alloc(st.size);
-    let got = 0;
-    while (got < buf.length) {
-      const n = readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
+  return inParent(root, full, false, (dir, name) => {
+    const before = dir.lstat(name);
+    if (!before) throw new ToolError(`${display(root, full)} does not exist`);
+    if (!before.isFile()) throw new ToolError(`${display(root, full)} is ${kindOf(before)}, not a regular file`);
+    if (before.size > cap) throw new ToolError(`${display(root, full)} is ${before.size} bytes, over the ${cap}-byte limit`);
+    let fd: number;
+    try {
+      fd = dir.file([name], constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+    } catch (err) {
+      throw new ToolError(`cannot open ${display(root, full)}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
     }
-    return buf.subarray(0, got);
-  } finally {
-    closeSync(fd);
+    try {
+      const st = fstatSync(fd);
+      if (!st.isFile() || st.ino !== before.ino || st.dev !== before.dev)
+        throw new ToolError(`${display(root, full)} changed while it was opened`);
+      if (st.size > cap) throw new ToolError(`${display(root, full)} is ${st.size} bytes, over the ${cap}-byte limit`);
+      return readAll(fd, st.size);
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+function readAll(fd: number, size: number): Buffer {
+  const buf = Buffer.alloc(size);
+  let got = 0;
+  while (got < buf.length) {
+    const n = readSync(fd, buf, got, buf.length - got, got);
+    if (n === 0) break;
+    got += n;
   }
+  return buf.subarray(0, got);
 }

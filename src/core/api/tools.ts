@@ -1,10 +1,10 @@
-import { chmodSync, closeSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, writeSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { closeSync, constants, fchmodSync, writeSync } from "node:fs";
+import { resolve } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../events.ts";
 import { inGitMetadata } from "../run/permissions.ts";
 import { defineTool, type Tool, toolSpec } from "./define-tool.ts";
-import { display, isInside, kindOf, lstatOrUndefined, readRegular, resolveInside, ToolError } from "./sandbox.ts";
+import { display, inParent, kindOf, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import { type ToolSpec, UNPARSED } from "./types.ts";
 
 /** Read refuses larger files (about 64k tokens); Write and Edit refuse larger contents. */
@@ -82,11 +82,18 @@ export function runTool(root: string, mode: Mode, name: string, input: unknown):
   }
 }
 
-/** A path Write or Edit may change: edit mode leaves the repository's metadata (.git) alone, as the permission policy does. */
+/**
+ * A path Write or Edit may change: edit mode leaves the repository's metadata
+ * (.git) alone, as the permission policy does. Checked on what the model asked
+ * for and again on the resolved path, which is the one opened (no link followed).
+ */
 function writable(root: string, mode: Mode, p: string): string {
   if (mode !== "full" && inGitMetadata(root, resolve(root, p)))
     throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
-  return p;
+  const full = resolveInside(root, p);
+  if (mode !== "full" && inGitMetadata(root, full))
+    throw new ToolError(`${p} is inside .git: ${mode} mode does not change the repository's own metadata`);
+  return full;
 }
 
 function read(root: string, p: string): string {
@@ -96,18 +103,16 @@ function read(root: string, p: string): string {
   return buf.length ? buf.toString("utf8") : "(empty file)";
 }
 
-function write(root: string, p: string, content: string): string {
+function write(root: string, full: string, content: string): string {
   const bytes = Buffer.from(content, "utf8");
   if (bytes.length > WRITE_CAP) throw new ToolError(`content is ${bytes.length} bytes, over the ${WRITE_CAP}-byte limit`);
-  const full = resolveInside(root, p);
   const existed = replaceFile(root, full, bytes);
   return `${existed ? "Replaced" : "Created"} ${display(root, full)} (${bytes.length} bytes)`;
 }
 
-function edit(root: string, p: string, oldString: string, newString: string): string {
+function edit(root: string, full: string, oldString: string, newString: string): string {
   if (!oldString) throw new ToolError("old_string is empty");
   if (oldString === newString) throw new ToolError("old_string and new_string are the same");
-  const full = resolveInside(root, p);
   const text = readRegular(root, full, WRITE_CAP).toString("utf8");
   const count = occurrences(text, oldString);
   if (count !== 1) throw new ToolError(`old_string occurs ${count} times in ${display(root, full)}; it must occur exactly once`);
@@ -125,31 +130,35 @@ function occurrences(text: string, needle: string): number {
   return count;
 }
 
+const NEW_FILE_MODE = 0o644 & ~process.umask();
+
 /**
  * Writes a temporary file next to the target and renames it into place: a
  * reader never sees half a file, a hard link is broken rather than written
  * through, and the target's mode is kept. Only a regular file (or nothing) is
- * replaced; the folder is checked to be real and inside the root after it is made.
+ * replaced. All of it happens beneath the folder's handle (inParent): the
+ * folders are made, the file written and renamed there, never by path.
  */
 function replaceFile(root: string, full: string, bytes: Buffer): boolean {
-  const st = lstatOrUndefined(full);
-  if (st && !st.isFile()) throw new ToolError(`${display(root, full)} is ${kindOf(st)}, not a regular file`);
-  const dir = dirname(full);
-  mkdirSync(dir, { recursive: true });
-  if (realpathSync(dir) !== dir || !isInside(root, dir)) throw new ToolError(`${display(root, dir)} changed while it was written to`);
-  const tmp = join(dir, `.od-write-${crypto.randomUUID()}.tmp`);
-  try {
-    const fd = openSync(tmp, "wx", 0o644);
+  return inParent(root, full, true, (dir, name) => {
+    const st = dir.lstat(name);
+    if (st && !st.isFile()) throw new ToolError(`${display(root, full)} is ${kindOf(st)}, not a regular file`);
+    const tmp = `.od-write-${crypto.randomUUID()}.tmp`;
+    const fd = dir.file([tmp], constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o644);
     try {
-      for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
-    } finally {
-      closeSync(fd);
+      try {
+        for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+        fchmodSync(fd, st ? st.mode & 0o7777 : NEW_FILE_MODE); // new: as before (macOS's variadic openat gets no mode through ffi)
+      } finally {
+        closeSync(fd);
+      }
+      dir.rename(tmp, name);
+    } catch (err) {
+      try {
+        dir.unlink(tmp);
+      } catch {} // already gone
+      throw err;
     }
-    if (st) chmodSync(tmp, st.mode & 0o7777);
-    renameSync(tmp, full);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
-  return st !== undefined;
+    return st !== undefined;
+  });
 }

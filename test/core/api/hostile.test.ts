@@ -1,10 +1,11 @@
 // A corpus of hostile tool calls: every one is refused with a tool error (never a crash), and
-// nothing outside the working directory (nor inside it) changes. Run on the tools directly and
-// through the whole loop against both APIs.
-import { afterAll, beforeEach, describe, expect, test } from "bun:test";
+// nothing outside the working directory (nor inside it) changes. Run on the tools directly (with
+// each way beneath.ts has on this machine) and through the whole loop against both APIs.
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { execFileSync } from "node:child_process";
 import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { backends, useBackend } from "../../../src/core/api/beneath.ts";
 import { READ_CAP, runTool, WRITE_CAP } from "../../../src/core/api/tools.ts";
 import type { Mode } from "../../../src/core/events.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
@@ -133,7 +134,10 @@ function expectUntouched(before: { project: Record<string, string>; outside: Rec
   expect(readFileSync(join(s.outside, "secret.txt"), "utf8")).toBe("TOP SECRET");
 }
 
-describe("hostile tool calls, on the tools directly", () => {
+describe.each(backends())("hostile tool calls, on the tools directly (%s)", (backend) => {
+  beforeAll(() => useBackend(backend));
+  afterAll(() => useBackend());
+
   test("every call of the corpus is refused, and nothing changes anywhere", () => {
     const before = { project: snapshot(s.project), outside: snapshot(s.outside) };
     const calls = corpus(s);
