@@ -18,9 +18,11 @@ export const ErrorCode = z.enum([
   "TIMEOUT", // the run exceeded its time limit
   "CANCELLED", // the user cancelled
   "PLUGIN_LOAD_FAILED", // a plugin could not be loaded
+  "PLUGIN_ERROR", // a plugin's code failed during a run (invoke threw, parse never returned, the plugin exited)
   "UNAUTHORIZED", // a server request without the launch token
   "FORBIDDEN", // a server request from a foreign host or origin
   "RUN_NOT_FOUND", // no run with that id
+  "STORAGE", // od's own storage (OD_HOME) is missing, not writable or full
   "INTERNAL", // a bug in od
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -65,8 +67,8 @@ export class OdError extends Error {
   }
 }
 
-/** Codes after which nothing good can come from the agent: the pipeline stops the run at once. */
-const FINAL: ReadonlySet<ErrorCode> = new Set(["AGENT_AUTH_REQUIRED"]);
+/** Codes after which nothing good can come from the agent (or its plugin): the pipeline stops the run at once. */
+const FINAL: ReadonlySet<ErrorCode> = new Set(["AGENT_AUTH_REQUIRED", "PLUGIN_ERROR"]);
 
 export function isFinal(code: ErrorCode): boolean {
   return FINAL.has(code);
@@ -92,6 +94,8 @@ export function exitCodeFor(code: ErrorCode): number {
       return 5;
     case "TIMEOUT":
       return 124;
+    case "STORAGE":
+      return 74; // sysexits' EX_IOERR
     case "CANCELLED":
       return 130;
     default:

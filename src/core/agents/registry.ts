@@ -3,6 +3,8 @@ import { join, resolve } from "node:path";
 import { plugin } from "bun";
 import { pluginDirs } from "../os/paths.ts";
 import { type Adapter, type AdapterInput, validateAdapter } from "./adapter.ts";
+import { describeError, pluginValues, registerPluginApi as register } from "./plugin-import.ts";
+import { late, vetPlugin } from "./plugin-vet.ts";
 
 export interface RegistryEntry {
   adapter: Adapter;
@@ -35,24 +37,26 @@ export interface RegistrySources {
 
 let apiRegistered = false;
 
-/** Registers the virtual module "od" so plugins can `import { defineAdapter, z } from "od"`, even in the compiled binary. */
+/** Registers the virtual module "od" in od's thread, once (each plugin thread registers its own). */
 function registerPluginApi(pluginApi: Record<string, unknown>): void {
   if (apiRegistered) return;
   apiRegistered = true;
-  plugin({
-    name: "od-plugin-api",
-    setup(build) {
-      build.module("od", () => ({ exports: { ...pluginApi, default: pluginApi }, loader: "object" }));
-    },
-  });
+  register(plugin, () => pluginApi);
 }
 
-/** A plugin that takes longer to load (a top-level await or a factory that never settles) is reported, not waited for. */
+/**
+ * The budget for loading every plugin, all at once: one that is not loaded by then (a top-level
+ * await or a factory that never settles, a loop that never ends) is reported, not waited for.
+ */
 export const PLUGIN_LOAD_TIMEOUT_MS = 5000;
 /** A plugin entry larger than this is not loaded: an adapter is code, not a bundle of data. */
 export const MAX_PLUGIN_BYTES = 5 * 1024 * 1024;
 
-/** Built-ins first, then every plugin directory in order; a plugin with a known id replaces it. */
+/**
+ * Built-ins first, then every plugin directory in order; a plugin with a known id replaces it.
+ * Plugins load at once, within one budget; each is vetted in a thread of its own before od's
+ * thread imports it (plugin-vet.ts), so none can end or hang od as it loads.
+ */
 export async function loadRegistry(
   sources: RegistrySources,
   dirs: string[] = pluginDirs(),
@@ -65,23 +69,44 @@ export async function loadRegistry(
     entries.set(adapter.id, { adapter, source: "builtin" });
   }
   registerPluginApi(sources.pluginApi);
-  for (const path of dirs.flatMap(pluginEntries)) {
-    try {
-      const size = statSync(path).size;
-      if (size > MAX_PLUGIN_BYTES) throw new Error(`is ${size} bytes, over the ${MAX_PLUGIN_BYTES}-byte limit for a plugin's entry file`);
-      for (const adapter of await within(importPlugin(path, sources.pluginApi), opts.timeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS)) {
-        const previous = entries.get(adapter.id);
-        entries.set(adapter.id, {
-          adapter,
-          source: path,
-          replaced: previous ? `${previous.source === "builtin" ? "built-in" : previous.source} adapter "${adapter.id}"` : undefined,
-        });
-      }
-    } catch (err) {
-      errors.push({ path, error: describe(err) });
+  const budget = opts.timeoutMs ?? PLUGIN_LOAD_TIMEOUT_MS;
+  const deadline = performance.now() + budget;
+  const paths = dirs.flatMap(pluginEntries);
+  const loaded = await Promise.all(paths.map((path) => loadPlugin(path, sources.pluginApi, budget, deadline)));
+  for (const [i, result] of loaded.entries()) {
+    const path = paths[i]!;
+    if (typeof result === "string") {
+      errors.push({ path, error: result });
+      continue;
+    }
+    for (const adapter of result) {
+      const previous = entries.get(adapter.id);
+      entries.set(adapter.id, {
+        adapter,
+        source: path,
+        replaced: previous ? `${previous.source === "builtin" ? "built-in" : previous.source} adapter "${adapter.id}"` : undefined,
+      });
     }
   }
   return createRegistry([...entries.values()], errors);
+}
+
+/** One plugin's adapters, or why it was not loaded: too large, refused by its vetting, or broken in od's thread. */
+async function loadPlugin(path: string, pluginApi: Record<string, unknown>, budget: number, deadline: number): Promise<Adapter[] | string> {
+  try {
+    const size = statSync(path).size;
+    if (size > MAX_PLUGIN_BYTES) return `is ${size} bytes, over the ${MAX_PLUGIN_BYTES}-byte limit for a plugin's entry file`;
+    const refused = await vetPlugin(path, deadline - performance.now(), budget);
+    if (refused) return refused;
+    const values = await within(
+      pluginValues(path, () => pluginApi),
+      deadline - performance.now(),
+      budget,
+    );
+    return values.map(validateAdapter);
+  } catch (err) {
+    return describeError(err);
+  }
 }
 
 /** A registry over given entries (tests, embedders); adapters are validated. */
@@ -135,33 +160,10 @@ function folderEntry(dir: string): string | undefined {
   return ["index.ts", "index.js", "index.mjs"].map((f) => join(dir, f)).find(existsSync);
 }
 
-async function importPlugin(path: string, pluginApi: Record<string, unknown>): Promise<Adapter[]> {
-  const mod = (await import(path)) as { default?: unknown };
-  if (mod.default === undefined) throw new Error("no default export (export default defineAdapter({...}) or a factory (od) => adapter)");
-  const value = typeof mod.default === "function" ? await (mod.default as (api: unknown) => unknown)(pluginApi) : mod.default;
-  return (Array.isArray(value) ? value : [value]).map(validateAdapter);
-}
-
-function within<T>(loading: Promise<T>, ms: number): Promise<T> {
+function within<T>(loading: Promise<T>, ms: number, budget: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new Error(`did not finish loading within ${ms} ms (a top-level await or a factory that never settles?)`)),
-      ms,
-    );
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(late(budget))), Math.max(0, ms));
   });
-  return Promise.race([loading, late]).finally(() => clearTimeout(timer));
-}
-
-function describe(err: unknown): string {
-  if (err instanceof AggregateError && err.errors.length) {
-    return err.errors.map((e) => describeOne(e)).join("; ");
-  }
-  return describeOne(err);
-}
-
-function describeOne(err: unknown): string {
-  const e = err as { message?: string; position?: { line?: number; column?: number } };
-  const where = e?.position?.line ? ` (line ${e.position.line}:${e.position.column ?? 0})` : "";
-  return `${e?.message ?? String(err)}${where}`;
+  return Promise.race([loading, timeout]).finally(() => clearTimeout(timer));
 }

@@ -1,15 +1,23 @@
+import { isAbsolute } from "node:path";
 import type { Adapter } from "../agents/adapter.ts";
 import { OdError } from "../errors.ts";
 import { loopDriver } from "../loops/index.ts";
 import { acp } from "./acp.ts";
 import { type Driver, linesDriver } from "./driver.ts";
 import { piRpc } from "./pi-rpc.ts";
+import { watchedDriver } from "./watched.ts";
 
 /** Session drivers by name; an adapter with a driver protocol names one of these. */
 export const drivers: Record<string, Driver> = { [piRpc.name]: piRpc, [acp.name]: acp };
 
-export function driverFor(adapter: Adapter): Driver {
-  if (adapter.protocol.kind === "lines") return linesDriver(adapter.protocol);
+/**
+ * The driver for an adapter. `source` is where its registry entry came from (RegistryEntry.source):
+ * a plugin file's line parser runs in a thread of its own under a watchdog (watched.ts); built-ins
+ * and adapters given in code run in od's thread.
+ */
+export function driverFor(adapter: Adapter, source?: string): Driver {
+  if (adapter.protocol.kind === "lines")
+    return source && isAbsolute(source) ? watchedDriver(adapter, source) : linesDriver(adapter.protocol);
   if (adapter.protocol.kind === "loop") return loopDriver; // an in-process loop: its lines are od events
   const driver = drivers[adapter.protocol.driver];
   if (!driver)

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Adapter, Invocation } from "../agents/adapter.ts";
 import { probeAuth } from "../agents/detect.ts";
 import { cachedDetection } from "../agents/detect-cache.ts";
+import { callPlugin } from "../agents/plugin-error.ts";
 import { useRole } from "../agents/roles.ts";
 import { OdError } from "../errors.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
@@ -82,7 +83,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     bin,
     resolved,
     flags: cached ? new Set(cached) : undefined,
-    driver: driverFor(adapter),
+    driver: driverFor(adapter, entry.source),
     promptFile: adapter.prompt.via === "file" ? plannedPromptFile() : undefined,
     env,
   };
@@ -92,7 +93,8 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
 /** The adapter's argv for this prompt, within the platform's command-line budget. */
 export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, platform?: NodeJS.Platform): Invocation {
   const { adapter, request, bin } = plan;
-  const invocation = adapter.invoke({ ...request, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
+  const invoke = () => adapter.invoke({ ...request, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
+  const invocation = callPlugin(adapter, plan.trusted, "invoke()", invoke);
   if (plan.resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
   return invocation;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRegistry } from "../../../src/builtins.ts";
 import { MAX_PLUGIN_BYTES, pluginEntries } from "../../../src/core/agents/registry.ts";
@@ -105,6 +105,54 @@ describe("plugin loading", () => {
     expect(byFile["factory-never.ts"]).toContain("did not finish loading within 200 ms");
     expect(byFile["huge.js"]).toContain("over the 5242880-byte limit");
   });
+
+  test("a plugin that calls process.exit while loading is blamed for it; od and the built-ins go on", async () => {
+    await using tmp = tmpdir();
+    writeFileSync(join(tmp.path, "exits.ts"), `process.exit(7);\nexport default ${body("exit-agent")};`);
+    writeFileSync(join(tmp.path, "fine.ts"), `export default ${body("fine-agent")};`);
+    const registry = await loadRegistry([tmp.path]);
+    expect(registry.errors).toEqual([
+      { path: join(tmp.path, "exits.ts"), error: expect.stringContaining("called process.exit(7) while loading") },
+    ]);
+    expect(registry.get("fine-agent")?.source).toBe(join(tmp.path, "fine.ts"));
+    for (const id of ["claude", "pi", "codex"]) expect(registry.get(id)?.source).toBe("builtin");
+  });
+
+  test("plugins load at once within one budget: three that never finish cost one budget, not three", async () => {
+    await using tmp = tmpdir();
+    for (const n of [1, 2, 3]) writeFileSync(join(tmp.path, `never-${n}.ts`), "await new Promise(() => {});\nexport default {};");
+    writeFileSync(join(tmp.path, "fine.ts"), `export default ${body("fine-agent")};`);
+    const budget = 1000;
+    const t0 = performance.now();
+    const registry = await loadRegistry([tmp.path], { timeoutMs: budget });
+    expect(performance.now() - t0).toBeLessThan(2 * budget);
+    expect(registry.errors.map((e) => e.path.slice(tmp.path.length + 1)).sort()).toEqual(["never-1.ts", "never-2.ts", "never-3.ts"]);
+    for (const e of registry.errors) expect(e.error).toContain(`did not finish loading within ${budget} ms`);
+    expect(registry.get("fine-agent")).toBeDefined();
+  });
+
+  test("the compiled binary: a plugin that exits or spins at import is named by `od plugins`, and `od run` goes on", async () => {
+    await using tmp = tmpdir();
+    const dir = join(tmp.path, "plugins");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "exits.ts"), `process.exit(7);\nexport default ${body("exit-agent")};`);
+    writeFileSync(join(dir, "spins.ts"), `while (true) {}\nexport default ${body("spin-agent")};`);
+    writeFileSync(join(dir, "fine.ts"), `export default ${body("fine-agent")};`);
+    const env = { PATH: "/usr/bin:/bin", HOME: tmp.path, OD_PLUGINS_DIR: dir };
+    const t0 = performance.now();
+    const proc = Bun.spawnSync([DIST_OD, "plugins", "--json"], { env, cwd: tmp.path, timeout: 15_000 });
+    expect(performance.now() - t0).toBeLessThan(10_000);
+    expect(proc.exitCode).toBe(1); // not 7: broken plugins make `od plugins` exit 1, as before
+    const out = JSON.parse(proc.stdout.toString());
+    const byFile = Object.fromEntries(out.errors.map((e: { path: string; error: string }) => [e.path.slice(dir.length + 1), e.error]));
+    expect(byFile["exits.ts"]).toContain("called process.exit(7) while loading");
+    expect(byFile["spins.ts"]).toContain("did not finish loading");
+    expect(out.adapters.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining(["claude", "fine-agent"]));
+    rmSync(join(dir, "spins.ts")); // it costs every start the whole budget: reported, not waited for twice here
+    const run = Bun.spawnSync([DIST_OD, "run", "--agent", "claude", "--dry-run", "hi"], { env, cwd: tmp.path, timeout: 15_000 });
+    expect(run.exitCode).toBe(0);
+    expect(run.stdout.toString()).toContain("claude");
+  }, 40_000);
 
   test("OD_NO_PLUGINS=1 loads the built-ins alone: the way out when a plugin hangs od at import", () => {
     expect(pluginDirs({ HOME: "/home/x", OD_NO_PLUGINS: "1" })).toEqual([]);

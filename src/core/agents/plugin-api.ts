@@ -1,0 +1,34 @@
+/**
+ * The API a plugin gets (`import { defineAdapter, z } from "od"`, or a factory's argument), built
+ * from core alone, so a plugin's own thread (plugin-worker.ts, bundled without the rest of od)
+ * can give its plugin the same module. `src/plugin.ts` publishes the same members; a test keeps
+ * the two equal.
+ */
+import { z } from "zod";
+import { OdError } from "../errors.ts";
+import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "../protocols/claude-stream.ts";
+import { arr, asRecord, num, str, textOf } from "../protocols/parse-helpers.ts";
+import { VERSION } from "../version.ts";
+import { defineAdapter, defineLinesProtocol } from "./adapter.ts";
+import { classifyStderr, classifyText, errorFromText } from "./classify-text.ts";
+
+export const pluginApi = {
+  classifyStderr,
+  classifyText,
+  errorFromText,
+  defineAdapter,
+  defineLinesProtocol,
+  OdError,
+  arr,
+  asRecord,
+  num,
+  str,
+  textOf,
+  version: VERSION,
+  z,
+  claudeStream,
+  errorOnce,
+  failedResultText,
+  parseToolInput,
+  toolCallOnce,
+};
