@@ -32,7 +32,9 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
 // Help and --version as citty prints them; a mistake citty finds in the arguments (an unknown
 // command, a value outside an enum) is a usage error like od's own: one line on stderr, exit 2.
 const rawArgs = process.argv.slice(2);
-if (rawArgs.length === 1 && rawArgs[0] === "--version") await runMain(main);
+// Hidden, in no --help: the sentinel od starts for itself (src/core/os/sentinel.ts, SENTINEL_COMMAND).
+if (rawArgs[0] === "__reap") await import("./core/os/sentinel.ts").then((m) => m.sentinelMain(rawArgs[1]));
+else if (rawArgs.length === 1 && rawArgs[0] === "--version") await runMain(main);
 else if (rawArgs.some((a) => a === "--help" || a === "-h") || rawArgs.length === 0) await runMain(main);
 else
   try {

@@ -4,6 +4,7 @@ import type { Registry } from "../core/agents/registry.ts";
 import { selectAgent } from "../core/agents/select.ts";
 import { exitCodeFor, OdError } from "../core/errors.ts";
 import type { EventOf, OdEvent } from "../core/events.ts";
+import { onStopSignals, STOP_SIGNALS, type StopSignal } from "../core/os/stop-signals.ts";
 import { viewPlan } from "../core/run/dry-run.ts";
 import { createRun } from "../core/run/pipeline.ts";
 import { planRun } from "../core/run/plan.ts";
@@ -39,16 +40,16 @@ export default odCommand({
 async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Registry; attempts: number }): Promise<number> {
   const controller = new AbortController();
   const sinks = batchedSinks(process.stdout, process.stderr);
-  let interrupts = 0;
-  const onSigint = () => {
-    if (++interrupts > 1) {
+  // Ctrl-C, a hangup (the terminal closed) and SIGTERM all cancel; the exit code names the first.
+  let stoppedBy: StopSignal | undefined;
+  const offStop = onStopSignals((signal, count) => {
+    stoppedBy ??= signal;
+    if (count > 1) {
       sinks.flush();
-      process.exit(130); // a second Ctrl-C while the ladder runs: leave now
+      process.exit(STOP_SIGNALS[stoppedBy]); // a second one while the ladder runs: leave now
     }
     controller.abort();
-  };
-  process.on("SIGINT", onSigint);
-  process.on("SIGTERM", onSigint);
+  });
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
   const render = args.json
     ? (e: OdEvent) => sinks.out.write(`${JSON.stringify(e)}\n`)
@@ -75,9 +76,8 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
   } finally {
     sinks.flush();
   }
-  process.off("SIGINT", onSigint);
-  process.off("SIGTERM", onSigint);
-  if (finished?.status === "cancelled") return 130;
+  offStop();
+  if (finished?.status === "cancelled") return STOP_SIGNALS[stoppedBy ?? "SIGINT"];
   if (finished?.status !== "succeeded") return firstError ? exitCodeFor(firstError.code) : 1;
   return 0;
 }
@@ -105,8 +105,13 @@ async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">, regist
     return;
   }
   const controller = new AbortController();
-  process.on("SIGINT", () => controller.abort());
-  process.on("SIGTERM", () => controller.abort());
+  let stoppedBy: StopSignal | undefined;
+  onStopSignals((signal, count) => {
+    stoppedBy ??= signal;
+    if (count > 1) process.exit(STOP_SIGNALS[stoppedBy]); // a second one: leave now (every agent's group still goes)
+    controller.abort();
+  });
   const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
-  process.exitCode = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color, attempts });
+  const code = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color, attempts });
+  process.exitCode = code === 130 && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }

@@ -1,6 +1,6 @@
 import { loadRegistry } from "../builtins.ts";
-import { detectCached } from "../core/agents/detect-cache.ts";
 import { OdError } from "../core/errors.ts";
+import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
 import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";
@@ -31,23 +31,16 @@ export default odCommand({
     process.stdout.write(`od serve: ${launch}\n`);
     log.info(`token saved to ${server.tokenFile}; Ctrl-C stops the server and every run`);
     if (args.open) openBrowser(launch);
+    // Ctrl-C, a hangup (the terminal closed) and SIGTERM stop it the same way: every run cancelled
+    // and finished, then exit 128 + the signal's number; a second signal leaves at once.
     let stopping = false;
-    const stop = async () => {
-      if (stopping) process.exit(130);
+    onStopSignals(async (signal) => {
+      if (stopping) process.exit(STOP_SIGNALS[signal]);
       stopping = true;
-      log.info("stopping: cancelling runs…");
+      log.info(`${signal}: stopping: cancelling runs…`);
       await server.stop();
-      process.exit(0);
-    };
-    process.on("SIGHUP", () => {
-      log.info("SIGHUP: detecting agents again");
-      detectCached(
-        registry.list().map((e) => e.adapter),
-        { refresh: true },
-      ).catch(() => {});
+      process.exit(STOP_SIGNALS[signal]);
     });
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
     await new Promise(() => {}); // serve until a signal
   },
 });

@@ -28,6 +28,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   RUN_NOT_FOUND: 404,
   AGENT_UNKNOWN: 404,
   CANCELLED: 503, // the server is shutting down
+  STORAGE: 507, // OD_HOME is full or not writable: Insufficient Storage
 };
 
 /** The od server as a Hono app; `Bun.serve` or `app.request()` drive it. */

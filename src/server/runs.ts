@@ -1,6 +1,7 @@
 import { loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
+import type { OdEvent } from "../core/events.ts";
 import type { Broker, Decision } from "../core/run/permissions.ts";
 import { createRun } from "../core/run/pipeline.ts";
 import type { RunRequest } from "../core/run/request.ts";
@@ -8,8 +9,11 @@ import type { Slots } from "../core/run/slots.ts";
 import type { LogBatch, LogCursor } from "../core/store/log-read.ts";
 import type { LogWriter } from "../core/store/log-writer.ts";
 import type { RunLog, RunSummary } from "../core/store/run-log.ts";
+import { StorageGate, storageEnd } from "./storage-gate.ts";
+import { noteEvent, SummaryCache, startSummary } from "./summaries.ts";
 
 interface LiveRun {
+  runId: string;
   request: RunRequest;
   /** The log is the one copy of the events, read by every client from the file or its unwritten tail. */
   log: LogWriter;
@@ -18,7 +22,14 @@ interface LiveRun {
   finished: boolean;
   controller: AbortController;
   done: Promise<void>;
+  /** Kept as events pass: what GET /api/runs/:id answers, without reading the log. */
+  summary: RunSummary;
+  /** The last seq logged (-1 before the first). */
+  seq: number;
 }
+
+/** Runs whose last events only memory holds (their log could not take them), kept for their readers; the newest this many. */
+const ENDED_IN_MEMORY = 64;
 
 export interface RunStoreDeps {
   registry: Registry;
@@ -42,54 +53,104 @@ export class RunStore {
   private readonly asks = new Map<string, (decision: Decision | undefined) => void>();
   /** Set by shutdown: no run starts after it, so none outlives the server. */
   private closing = false;
+  /** Runs that ended after their log failed: their last events are here, not in the file. */
+  private readonly ended = new Map<string, LogWriter>();
+  private readonly summaries = new SummaryCache();
+  private readonly storage: StorageGate;
 
-  constructor(private readonly deps: RunStoreDeps) {}
+  constructor(private readonly deps: RunStoreDeps) {
+    this.storage = new StorageGate(() => deps.log.probe());
+  }
 
   /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies). */
   start(request: RunRequest, opts: { ask?: boolean } = {}): string {
     if (this.closing) throw new OdError("CANCELLED", "The server is shutting down and starts no new runs", "Start od serve again.");
+    this.storage.check();
     const runId = crypto.randomUUID();
     const controller = new AbortController();
-    this.deps.log.create(runId, request);
+    let log: LogWriter;
+    try {
+      this.deps.log.create(runId, request);
+      log = this.deps.log.writer(runId, (err) => this.storageFailed(run, err));
+    } catch (err) {
+      throw this.storage.note(err);
+    }
     const run: LiveRun = {
+      runId,
       request,
-      log: this.deps.log.writer(runId),
+      log,
       watchers: new Set(),
       finished: false,
       controller,
       done: Promise.resolve(),
+      summary: startSummary(runId, request),
+      seq: -1,
     };
-    run.done = (async () => {
-      const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
-      const events = createRun(request, {
-        runId,
-        registry: this.deps.registry,
-        skills: () => loadSkills([], this.deps.env),
-        env: this.deps.env,
-        signal: controller.signal,
-        slots: this.deps.slots,
-        broker,
-        brokerTimeoutMs: this.deps.askTimeoutMs,
-      });
-      try {
-        for await (const event of events) {
-          run.log.append(event);
-          if (event.type === "run.finished") run.finished = true;
-          wake(run);
-        }
-      } finally {
-        try {
-          run.log.close();
-        } finally {
-          // Even when the log cannot be written: the run is over, and its readers stop waiting.
-          run.finished = true;
-          this.live.delete(runId);
-          wake(run);
-        }
-      }
-    })().catch((err) => this.deps.warn?.(`run ${runId} could not be logged: ${(err as Error)?.message ?? err}`));
+    const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
+    const events = createRun(request, {
+      runId,
+      registry: this.deps.registry,
+      skills: () => loadSkills([], this.deps.env),
+      env: this.deps.env,
+      signal: controller.signal,
+      slots: this.deps.slots,
+      broker,
+      brokerTimeoutMs: this.deps.askTimeoutMs,
+    });
+    run.done = this.drive(run, events).catch((err) =>
+      this.deps.warn?.(`run ${runId} could not be logged: ${(err as Error)?.message ?? err}`),
+    );
     this.live.set(runId, run);
     return runId;
+  }
+
+  /** Logs a run's events to its end, keeping its summary; after a storage failure the rest is drained, not logged. */
+  private async drive(run: LiveRun, events: AsyncIterable<OdEvent>): Promise<void> {
+    try {
+      for await (const event of events) {
+        if (run.finished) continue;
+        if (event.type === "run.finished") run.finished = true;
+        noteEvent(run.summary, event, run.seq < 0);
+        run.seq = event.seq;
+        run.log.append(event);
+        wake(run);
+      }
+    } finally {
+      try {
+        run.log.close();
+      } finally {
+        // Even when the log cannot be written: the run is over, and its readers stop waiting.
+        run.finished = true;
+        if (run.summary.status === "running") run.summary.status = "failed";
+        this.summaries.set(run.runId, run.summary);
+        if (run.log.failed) this.keepEnded(run);
+        this.live.delete(run.runId);
+        wake(run);
+      }
+    }
+  }
+
+  /**
+   * The run's log could not be written (a full disk): the run ends now, with
+   * an error and its one run.finished kept in memory for its readers, and its
+   * agent is cancelled. New runs wait until storage works again.
+   */
+  private storageFailed(run: LiveRun, err: OdError): void {
+    this.storage.note(err);
+    this.deps.warn?.(`run ${run.runId}: ${err.message}`);
+    if (run.finished) return; // its own run.finished is kept, in the file or in memory
+    run.finished = true;
+    for (const event of storageEnd(run.runId, run.seq, run.summary, err)) {
+      run.log.append(event);
+      noteEvent(run.summary, event, false);
+    }
+    run.controller.abort();
+    wake(run);
+  }
+
+  private keepEnded(run: LiveRun): void {
+    this.ended.set(run.runId, run.log);
+    if (this.ended.size > ENDED_IN_MEMORY) this.ended.delete(this.ended.keys().next().value!);
   }
 
   private waitForDecision(runId: string, askId: string, signal: AbortSignal): Promise<Decision | undefined> {
@@ -116,6 +177,8 @@ export class RunStore {
   read(runId: string, cursor: LogCursor, maxBytes: number): LogBatch & { live: boolean } {
     const run = this.live.get(runId);
     if (run) return { ...run.log.read(cursor, maxBytes), live: true };
+    const ended = this.ended.get(runId);
+    if (ended) return { ...ended.read(cursor, maxBytes), live: false };
     if (!this.deps.log.has(runId)) throw notFound(runId);
     return { ...this.deps.log.readAfter(runId, cursor, maxBytes), live: false };
   }
@@ -128,14 +191,27 @@ export class RunStore {
     return () => run.watchers.delete(onChange);
   }
 
+  /** A run's summary: a live run's from memory, another's from its log's two ends once, then from a cache. */
   summary(runId: string): RunSummary {
-    this.live.get(runId)?.log.flush();
-    if (!this.live.has(runId) && !this.deps.log.has(runId)) throw notFound(runId);
-    return this.deps.log.summary(runId);
+    const run = this.live.get(runId);
+    if (run) return { ...run.summary };
+    const known = this.summaries.get(runId);
+    if (known) return known;
+    if (!this.deps.log.has(runId)) throw notFound(runId);
+    const summary = this.deps.log.summary(runId);
+    this.summaries.set(runId, summary);
+    return summary;
   }
 
+  /** The newest runs' summaries (a run whose directory went away meanwhile is left out). */
   list(limit = 50): RunSummary[] {
-    return this.deps.log.list(limit).map((id) => this.deps.log.summary(id));
+    return this.deps.log.list(limit).flatMap((id) => {
+      try {
+        return [this.summary(id)];
+      } catch {
+        return [];
+      }
+    });
   }
 
   /** Cancels a live run; false when it already ended. */

@@ -1,11 +1,15 @@
-import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import { odHome } from "../core/os/paths.ts";
+import { reapSync, runMark } from "../core/os/reap.ts";
 import { Slots } from "../core/run/slots.ts";
+import { storageError } from "../core/store/fault.ts";
 import { RunLog } from "../core/store/run-log.ts";
 import { createApp } from "./app.ts";
+import { ConnectionGuard, connectionCap, IDLE_TIMEOUT_S } from "./connections.ts";
+import { checkHome, claimHome } from "./home.ts";
 import { RunStore } from "./runs.ts";
 
 export interface ServeOptions {
@@ -18,6 +22,10 @@ export interface ServeOptions {
   /** Where a failure no client can be told of is reported (stderr in `od serve`). */
   warn?: (message: string) => void;
   env?: Record<string, string | undefined>;
+  /** Seconds an idle connection is kept (event streams excepted); default 30. */
+  idleTimeoutSeconds?: number;
+  /** Connections at most (default 512, fewer if the process may open fewer files); beyond it, 503. */
+  maxConnections?: number;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -25,7 +33,8 @@ const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
 /**
  * Starts the server: listens, takes over OD_HOME (its token file and run log),
  * recovers runs a dead server left live, and returns how to stop it. Nothing in
- * OD_HOME is touched until the port is bound and no other live server owns it.
+ * OD_HOME is touched until the port is bound and no other live server owns it
+ * (but for a probe write first: a home od cannot write is a STORAGE error).
  */
 export function startServer(opts: ServeOptions) {
   const env = opts.env ?? process.env;
@@ -40,12 +49,14 @@ export function startServer(opts: ServeOptions) {
   const slots = new Slots(opts.maxRuns);
   let app: ReturnType<typeof createApp> | undefined;
   let server: ReturnType<typeof Bun.serve>;
+  const guard = new ConnectionGuard(connectionCap(opts.maxConnections));
   try {
     server = Bun.serve({
       hostname: opts.host,
       port: opts.port,
-      idleTimeout: 0, // SSE streams stay open; heartbeats keep proxies honest
-      fetch: (req, srv) => app!.fetch(req, { server: srv }),
+      // An idle connection is closed; an event stream lifts the timeout for itself (keepOpen) and sends heartbeats.
+      idleTimeout: opts.idleTimeoutSeconds ?? IDLE_TIMEOUT_S,
+      fetch: (req, srv) => guard.admit(req, srv) ?? app!.fetch(req, { server: srv }),
     });
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
@@ -65,14 +76,16 @@ export function startServer(opts: ServeOptions) {
   let release = () => {};
   let setup: { token: string; tokenFile: string; recovered: string[]; runs: RunStore };
   try {
-    mkdirSync(home, { recursive: true });
+    checkHome(home);
     release = claimHome(home);
     setup = takeOver(home, opts, slots, env);
   } catch (err) {
     // Nothing half-started: the port is freed and the claim released.
     server.stop(true);
     release();
-    throw err;
+    // A system error on a file in OD_HOME (full, read-only, not a directory) is said as such, not as a bug.
+    const path = (err as NodeJS.ErrnoException)?.path;
+    throw typeof path === "string" && path.startsWith(home) ? storageError(err, `OD_HOME (${home})`) : err;
   }
   const { token, tokenFile, recovered, runs } = setup;
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
@@ -87,6 +100,8 @@ export function startServer(opts: ServeOptions) {
     tokenFile,
     recovered,
     runs,
+    /** The cap on concurrent connections this server keeps. */
+    maxConnections: guard.cap,
     async stop() {
       await runs.shutdown();
       server.stop(true);
@@ -102,43 +117,7 @@ function takeOver(home: string, opts: ServeOptions, slots: Slots, env: Record<st
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   chmodSync(tokenFile, 0o600);
   const log = new RunLog(join(home, "runs"));
-  const recovered = log.recover();
+  // A dead server's agents may outlive it (its sentinel killed with it): each carries its run's id, and ends before the run is failed.
+  const recovered = log.recover(undefined, (runIds) => reapSync(runIds.map((id) => runMark(id))));
   return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn }) };
-}
-
-/**
- * One live server per OD_HOME: the run log and the token file are its own. A
- * second server would mark the first one's live runs as failed. The claim is
- * the owner's pid in `server.pid`; a dead owner's claim is simply taken over.
- */
-function claimHome(home: string): () => void {
-  const file = join(home, "server.pid");
-  const owner = Number.parseInt(readText(file) ?? "", 10);
-  if (owner > 0 && owner !== process.pid && isAlive(owner))
-    throw new OdError(
-      "INVALID_REQUEST",
-      `Another od serve (pid ${owner}) is using ${home}`,
-      "Stop that server first, or give this one its own OD_HOME.",
-    );
-  writeFileSync(file, `${process.pid}\n`);
-  return () => {
-    if (Number.parseInt(readText(file) ?? "", 10) === process.pid) rmSync(file, { force: true });
-  };
-}
-
-function readText(path: string): string | undefined {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return undefined;
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // alive, but another user's
-  }
 }

@@ -1,5 +1,6 @@
 import type { Context } from "hono";
 import type { LogCursor, LoggedEvent } from "../core/store/log-read.ts";
+import { keepOpen } from "./connections.ts";
 import type { RunStore } from "./runs.ts";
 
 export const HEARTBEAT_MS = 15_000;
@@ -37,6 +38,8 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
   const encoder = new TextEncoder();
   // Read once now, so an unknown run is a 404 rather than an empty stream.
   let first: ReturnType<RunStore["read"]> | undefined = store.read(runId, cursor, BATCH_BYTES);
+  // The stream stays open however long the run is quiet or the client is slow: the server's idle timeout is not for it.
+  keepOpen(c, 0);
   let wake: (() => void) | undefined;
   let wakeScheduled = false;
   /** Events logged since this client last read. */

@@ -8,6 +8,8 @@
  *   {"read": "line"|"all"}     read one stdin line / all of stdin (recorded)
  *   {"sleep": ms}              wait                       {"hang": true}         wait forever
  *   {"spawn": ["cmd", ...]}    start a grandchild in our process group (its pid goes to $FAKE_RECORD.pids)
+ *   {"setsid": ["cmd", ...], "hold": "stderr"|"stdout"|"both"}   start one that leaves our group (its own
+ *                              session, as a daemon would), holding our stderr/stdout if asked (pid to .pids)
  *   {"bigLine": bytes}         print one line of that many bytes, in chunks; "newline": false leaves it unterminated
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
  *   {"ifStdin": "text", "then": [...], "else": [...]}   branch on what was read from stdin so far
@@ -15,13 +17,13 @@
  *   {"firstTime": "marker", "then": [...], "else": [...]}   "then" on the first run only (the marker file remembers)
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
- * With $FAKE_RECORD set, argv, cwd and what was read from stdin are written there as JSON.
+ * With $FAKE_RECORD set, argv, cwd, our pid and what was read from stdin are written there as JSON.
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 
 type Step = Record<string, unknown>;
 const steps: Step[] = process.env.FAKE_SCRIPT ? JSON.parse(readFileSync(process.env.FAKE_SCRIPT, "utf8")) : [];
-const record = { argv: process.argv.slice(2), cwd: process.cwd(), stdin: [] as string[] };
+const record = { argv: process.argv.slice(2), cwd: process.cwd(), pid: process.pid, stdin: [] as string[] };
 const save = () => process.env.FAKE_RECORD && writeFileSync(process.env.FAKE_RECORD, JSON.stringify(record));
 const out = (text: string) => process.stdout.write(text);
 
@@ -72,6 +74,11 @@ async function runStep(step: Step): Promise<void> {
   else if ("hang" in step) await new Promise(() => setInterval(() => {}, 1 << 30));
   else if ("spawn" in step) {
     const child = Bun.spawn(step.spawn as string[], { stdio: ["ignore", "ignore", "ignore"] });
+    child.unref();
+    if (process.env.FAKE_RECORD) appendFileSync(`${process.env.FAKE_RECORD}.pids`, `${child.pid}\n`);
+  } else if ("setsid" in step) {
+    const hold = (stream: string) => (step.hold === stream || step.hold === "both" ? "inherit" : "ignore");
+    const child = Bun.spawn(step.setsid as string[], { stdio: ["ignore", hold("stdout"), hold("stderr")], detached: true });
     child.unref();
     if (process.env.FAKE_RECORD) appendFileSync(`${process.env.FAKE_RECORD}.pids`, `${child.pid}\n`);
   } else if ("bigLine" in step) {

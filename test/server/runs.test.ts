@@ -1,6 +1,8 @@
 /** The run store at its edges: a server shutting down, and a log that cannot be written. */
 import { describe, expect, test } from "bun:test";
+import { symlinkSync } from "node:fs";
 import { join } from "node:path";
+import type { OdError } from "../../src/core/errors.ts";
 import type { OdEvent } from "../../src/core/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
 import type { LogWriter } from "../../src/core/store/log-writer.ts";
@@ -28,20 +30,14 @@ describe("run store", () => {
     expect(fake.pids().map(alive)).toEqual([false]);
   });
 
-  test("a log that cannot be written ends the run for its readers, and the failure is told", async () => {
+  test("a log on a full disk (events.jsonl on /dev/full) ends the run for its readers, with its end kept in memory, and the failure is told", async () => {
     await using tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "one" } }, { stdout: { t: "text", v: "two" } }]);
-    /** A disk that fills up after the first event. */
+    const fake = installFake(tmp.path, "fake-agent", [{ stdout: { t: "text", v: "one" } }, { hang: true }]);
+    /** Every run's log is /dev/full, where each write fails with ENOSPC. */
     class FullDisk extends RunLog {
-      override writer(runId: string): LogWriter {
-        const writer = super.writer(runId);
-        let written = 0;
-        const append = writer.append.bind(writer);
-        writer.append = (event: OdEvent) => {
-          if (++written > 1) throw new Error("ENOSPC: no space left on device, write");
-          append(event);
-        };
-        return writer;
+      override writer(runId: string, onFail?: (err: OdError) => void): LogWriter {
+        symlinkSync("/dev/full", join(this.dir, runId, "events.jsonl"));
+        return super.writer(runId, onFail);
       }
     }
     const warnings: string[] = [];
@@ -54,7 +50,13 @@ describe("run store", () => {
     });
     const runId = runs.start({ agent: "fake", prompt: "hi", cwd: tmp.path });
     await runs.waitFor(runId);
-    expect(runs.read(runId, { seq: -1 }, 1 << 20).live).toBe(false);
-    expect(warnings).toEqual([`run ${runId} could not be logged: ENOSPC: no space left on device, write`]);
+    const read = runs.read(runId, { seq: -1 }, 1 << 20);
+    expect(read.live).toBe(false);
+    const events = read.events.map((e) => JSON.parse(e.json) as OdEvent);
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
+    expect(events.filter((e) => e.type === "run.finished")).toEqual([expect.objectContaining({ status: "failed" })]);
+    expect(events.at(-2)).toMatchObject({ type: "error", code: "STORAGE" });
+    expect(runs.summary(runId).status).toBe("failed");
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^run ${runId}: Cannot write the run log .*ENOSPC`))]);
   });
 });

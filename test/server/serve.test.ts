@@ -138,27 +138,6 @@ describe("od serve", () => {
     }
   });
 
-  test("OD_HOME belongs to one live server: another's live claim is refused, a dead one's is taken over", async () => {
-    await using tmp = tmpdir();
-    const env = { OD_HOME: join(tmp.path, ".od") };
-    mkdirSync(env.OD_HOME);
-    const other = Bun.spawn(["sleep", "30"]);
-    try {
-      writeFileSync(join(env.OD_HOME, "server.pid"), `${other.pid}\n`);
-      expect(() => startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env })).toThrow(
-        expect.objectContaining({ code: "INVALID_REQUEST", message: `Another od serve (pid ${other.pid}) is using ${env.OD_HOME}` }),
-      );
-      expect(existsSync(join(env.OD_HOME, "server-token"))).toBe(false);
-    } finally {
-      other.kill();
-      await other.exited;
-    }
-    const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry, env });
-    expect(readFileSync(join(env.OD_HOME, "server.pid"), "utf8")).toBe(`${process.pid}\n`);
-    await server.stop();
-    expect(existsSync(join(env.OD_HOME, "server.pid"))).toBe(false);
-  });
-
   test("a start that fails after binding frees the port and releases its claim on OD_HOME", async () => {
     await using tmp = tmpdir();
     const env = { OD_HOME: join(tmp.path, ".od") };

@@ -13,10 +13,14 @@ export const HOST = "127.0.0.1:7456";
 export const registry = createRegistry([fakeAdapter, fakeAcpAdapter]);
 
 /** An in-process app over a fake agent in `dir`, the way hono's own tests use `app.request()`. */
-export function testApp(dir: string, script: FakeStep[], opts: { maxRuns?: number; heartbeatMs?: number } = {}) {
+export function testApp(
+  dir: string,
+  script: FakeStep[],
+  opts: { maxRuns?: number; heartbeatMs?: number; log?: RunLog; warn?: (message: string) => void } = {},
+) {
   const fake = installFake(dir, "fake-agent", script);
-  const log = new RunLog(join(dir, "runs"));
-  const runs = new RunStore({ registry, log, slots: new Slots(opts.maxRuns ?? 8), env: fake.env });
+  const log = opts.log ?? new RunLog(join(dir, "runs"));
+  const runs = new RunStore({ registry, log, slots: new Slots(opts.maxRuns ?? 8), env: fake.env, warn: opts.warn });
   const app = createApp({
     registry,
     runs,

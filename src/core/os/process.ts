@@ -2,6 +2,8 @@ import { OdError } from "../errors.ts";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";
+import { OWNER_MARKER } from "./reap.ts";
+import { ensureSentinel, ownerMark } from "./sentinel.ts";
 import { comSpecOf, windowsLaunch } from "./windows.ts";
 
 export interface SpawnSpec {
@@ -47,20 +49,28 @@ export class AgentProcess {
     const tail = new TailBuffer(spec.stderrTailBytes);
     this.proc = proc;
     this.tail = tail;
-    this.stderrDone = (async () => {
-      for await (const chunk of proc.stderr) tail.push(chunk);
-    })().catch(() => {});
-    this.exited = proc.exited.then(async () => {
+    const exited = proc.exited.then(async () => {
       // The leader is gone; anything it left in its group (tool subprocesses) goes too,
       // which also closes the pipes they hold. Output already written stays readable.
       await killGroup(proc.pid, { intMs: 0, termMs: 300, killMs: 1000 });
       const signal = proc.signalCode;
       return { exitCode: proc.exitCode, signal: signal === null || signal === undefined ? null : String(signal) };
     });
+    this.exited = exited;
+    // Like stdout, stderr ends with the group even if a process that left it holds the pipe: a read
+    // pending on it would keep od's descriptor, and `od run` itself, alive for as long as that process.
+    this.stderrDone = (async () => {
+      for await (const chunk of untilQuiet(proc.stderr, exited, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS)) tail.push(chunk);
+    })().catch(() => {});
   }
 
   get pid(): number {
     return this.proc.pid;
+  }
+
+  /** A variable of the agent's environment as od gave it: how a run's mark is read back (reap.ts). */
+  envValue(key: string): string | undefined {
+    return this.spec.env[key];
   }
 
   /**
@@ -128,25 +138,36 @@ export class AgentProcess {
 
 /** Once the agent's group is gone, a read of its stdout that waits this long for nothing ends the lines. */
 export const QUIET_AFTER_EXIT_MS = 1000;
+/** stderr is only a diagnostic tail: once the group is gone it ends after this, even if something still writes to it. */
+export const STDERR_AFTER_EXIT_MS = 1500;
 
 /**
  * A stream's chunks until it ends, or until `exited` has settled and one read
  * then waits `quietMs` for nothing (the reader is cancelled, which ends that
- * read). Output already written is never cut: a read that has data resolves
- * at once, however late the consumer asks.
+ * read), or `capMs` after `exited` whatever comes. Output already written is
+ * never cut short of the cap: a read that has data resolves at once, however
+ * late the consumer asks.
  */
 export async function* untilQuiet(
   stream: ReadableStream<Uint8Array>,
   exited: Promise<unknown>,
   quietMs: number,
+  capMs = Number.POSITIVE_INFINITY,
 ): AsyncGenerator<Uint8Array> {
   const reader = stream.getReader();
   let gone = false;
   let reading = false;
+  let ended = false;
   let quiet: ReturnType<typeof setTimeout> | undefined;
-  const watch = () => (quiet = setTimeout(() => reader.cancel().catch(() => {}), quietMs));
+  let cap: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => reader.cancel().catch(() => {});
+  // Unreferenced: a pending read keeps od alive until they fire; nothing else should (a stream done before
+  // the exit is known must not keep `od run` waiting out a timer after run.finished).
+  const watch = () => (quiet = setTimeout(stop, quietMs)).unref();
   exited.then(() => {
     gone = true;
+    if (ended) return;
+    if (Number.isFinite(capMs)) cap = setTimeout(stop, capMs).unref();
     if (reading) watch();
   });
   try {
@@ -160,7 +181,9 @@ export async function* untilQuiet(
       yield next.value;
     }
   } finally {
+    ended = true;
     clearTimeout(quiet);
+    clearTimeout(cap);
     await reader.cancel().catch(() => {});
   }
 }
@@ -184,11 +207,13 @@ function spawn(spec: SpawnSpec, stdoutFd?: number) {
   const stdin = spec.stdin === undefined ? "ignore" : spec.stdin === "pipe" ? "pipe" : new Blob([spec.stdin]);
   // On Windows a .cmd/.bat shim runs through ComSpec, built by the function the budget guard measures.
   const launch = process.platform === "win32" ? windowsLaunch(spec.cmd, comSpecOf(spec.env)) : undefined;
+  ensureSentinel(); // before the agent: od may die the moment it is started
   try {
     return Bun.spawn(launch?.cmd ?? spec.cmd, {
       windowsVerbatimArguments: launch?.verbatim,
       cwd: spec.cwd,
-      env: spec.env,
+      // Every agent carries its od's mark, and so does all it starts: what the sentinel ends if od is killed.
+      env: { ...spec.env, [OWNER_MARKER]: ownerMark() },
       stdin: stdin as "pipe" | "ignore",
       stdout: stdoutFd ?? "pipe",
       stderr: "pipe",

@@ -5,7 +5,10 @@ import { untilExit } from "../os/exit-cleanup.ts";
 import { AgentProcess } from "../os/process.ts";
 import type { Ladder } from "../os/process-group.ts";
 import { writePromptFile } from "../os/prompt-file.ts";
+import { type Mark, reap, reapNow, runMark } from "../os/reap.ts";
+import { ownerMark } from "../os/sentinel.ts";
 import { type AppliedSkills, applySkills } from "../skills/apply.ts";
+import { RUN_MARKER } from "./launch.ts";
 import type { Plan } from "./plan.ts";
 import type { RunOptions } from "./request.ts";
 import { isRunning, type Supervisor } from "./supervise.ts";
@@ -24,6 +27,8 @@ export class Held {
   private releaseSlot: (() => void) | undefined;
   private readonly forget = untilExit(() => {
     if (this.transport instanceof AgentProcess) this.transport.killNow();
+    const marks = this.marks();
+    if (marks) reapNow(marks);
     this.applied?.undo();
     this.promptFile?.remove();
   });
@@ -62,6 +67,9 @@ export class Held {
   async release(ladder?: Ladder): Promise<string[]> {
     if (this.supervisor) await this.supervisor.close();
     else if (this.transport && (await isRunning(this.transport))) await this.transport.cancel(ladder);
+    // What left the agent's group (setsid) outlived the cancel: it still carries the run's mark.
+    const marks = this.marks();
+    if (marks) await reap(marks);
     this.releaseSlot?.();
     const kept = this.applied?.undo() ?? [];
     try {
@@ -69,5 +77,11 @@ export class Held {
     } catch {}
     this.forget(); // last: an exit during the cancel ladder above still cleans up
     return kept;
+  }
+
+  /** The marks of the agent's processes: its run, started by this od (reap.ts). */
+  private marks(): Mark[] | undefined {
+    const runId = this.transport instanceof AgentProcess ? this.transport.envValue(RUN_MARKER) : undefined;
+    return runId === undefined ? undefined : [runMark(runId, ownerMark())];
   }
 }

@@ -1,5 +1,7 @@
-import { closeSync, fstatSync, openSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, ftruncateSync, openSync } from "node:fs";
+import type { OdError } from "../errors.ts";
 import type { OdEvent } from "../events.ts";
+import { type StoreIo, storageError, writeBytes } from "./fault.ts";
 import { type LogBatch, type LogCursor, type LoggedEvent, readLogFile } from "./log-read.ts";
 
 const BATCH_EVENTS = 256;
@@ -16,7 +18,16 @@ const NL = 10;
  * reused buffer, not an object per event: nothing an event leaves here lives
  * long enough to burden the garbage collector, and memory holds one batch per
  * run however many readers there are and however slow they read.
+ *
+ * A write that fails (a full disk) is not thrown at whoever appended or at a
+ * timer: the writer is failed from then on, `onFail` is told once, the file
+ * keeps the whole lines it had, and the failed batch and whatever is appended
+ * after it (the run's last words) are kept in memory for its readers.
  */
+export interface LogWriterDeps extends StoreIo {
+  onFail?: (err: OdError) => void;
+}
+
 export class LogWriter {
   private readonly fd: number;
   /** The batch: `used` bytes of lines, and for each line its seq, type and end. */
@@ -33,20 +44,43 @@ export class LogWriter {
   private readonly batches: Array<{ seq: number; offset: number }> = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private closed = false;
+  private failure: OdError | undefined;
+  /** Once failed: the events the file could not take (the failed batch, then what came after). */
+  private readonly kept: LoggedEvent[] = [];
 
-  constructor(readonly path: string) {
-    this.fd = openSync(path, "a");
-    this.size = fstatSync(this.fd).size;
+  constructor(
+    readonly path: string,
+    private readonly deps: LogWriterDeps = {},
+  ) {
+    try {
+      this.fd = openSync(path, "a");
+      this.size = fstatSync(this.fd).size;
+    } catch (err) {
+      throw storageError(err, `the run log ${path}`);
+    }
+  }
+
+  /** Why the log stopped taking writes, once it has. */
+  get failed(): OdError | undefined {
+    return this.failure;
   }
 
   append(event: OdEvent): void {
     if (this.closed) return;
     const json = JSON.stringify(event);
+    if (this.failure) {
+      this.kept.push(lineOf(event, json));
+      return;
+    }
     // UTF-8 takes at most 3 bytes per UTF-16 unit; a line that may not fit goes after the batch, alone.
     if (this.used + json.length * 3 + 1 > this.buf.length) {
       this.flush();
+      if (this.failure) {
+        this.kept.push(lineOf(event, json));
+        return;
+      }
       if (json.length * 3 + 1 > this.buf.length) {
-        this.write(Buffer.from(`${json}\n`), event.seq, event.seq);
+        this.commit(Buffer.from(`${json}\n`), event.seq, event.seq, () => [lineOf(event, json)]);
         return;
       }
     }
@@ -63,15 +97,29 @@ export class LogWriter {
     clearTimeout(this.timer);
     this.timer = undefined;
     if (!this.seqs.length || this.closed) return;
-    this.write(this.buf.subarray(0, this.used), this.seqs[0]!, this.seqs.at(-1)!);
+    // The batch's lines are made into strings only if the write fails (the hot path makes no object per event).
+    this.commit(this.buf.subarray(0, this.used), this.seqs[0]!, this.seqs.at(-1)!, () => this.batchLines(0, Number.POSITIVE_INFINITY));
     this.used = 0;
     this.seqs.length = 0;
     this.types.length = 0;
     this.ends.length = 0;
   }
 
-  private write(bytes: Uint8Array, first: number, last: number): void {
-    for (let done = 0; done < bytes.length; ) done += writeSync(this.fd, bytes, done);
+  /** Writes `bytes` (the events `first` to `last`) to the file; a write that fails fails the writer, keeping `lines()` in memory. */
+  private commit(bytes: Uint8Array, first: number, last: number, lines: () => LoggedEvent[]): void {
+    const write = this.deps.write ?? writeBytes;
+    try {
+      for (let done = 0; done < bytes.length; ) done += write(this.fd, bytes, done);
+    } catch (err) {
+      this.failure = storageError(err, `the run log ${this.path}`);
+      this.kept.push(...lines());
+      // A write cut short leaves part of a line: take it back where the disk allows (readers never read past `size`).
+      try {
+        ftruncateSync(this.fd, this.size);
+      } catch {}
+      this.deps.onFail?.(this.failure);
+      return;
+    }
     this.batches.push({ seq: first, offset: this.size });
     this.size += bytes.length;
     this.written = last;
@@ -81,16 +129,27 @@ export class LogWriter {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    closeSync(this.fd);
+    try {
+      closeSync(this.fd);
+    } catch {}
   }
 
   /** The events after `cursor`, about `maxBytes` of them: from the file while the reader is behind it, then from memory. */
   read(cursor: LogCursor, maxBytes: number): LogBatch {
     if (cursor.seq < this.written)
       return readLogFile(this.path, cursor, cursor.offset ?? this.offsetOf(cursor.seq + 1), maxBytes, this.size);
+    if (this.failure) return readKept(this.kept, cursor, maxBytes);
+    const i = this.seqs.findIndex((seq) => seq > cursor.seq);
+    if (i < 0) return { events: [], cursor };
+    const events = this.batchLines(i, maxBytes);
+    const start = this.ends[i + events.length - 1]!;
+    // The batch goes to the file at its current end: once it is written, this reader goes on from there, reading no line twice.
+    return { events, cursor: { seq: events.at(-1)!.seq, offset: this.size + start } };
+  }
+
+  /** The batch's lines from the `i`th, about `maxBytes` of them (at least one). */
+  private batchLines(i: number, maxBytes: number): LoggedEvent[] {
     const events: LoggedEvent[] = [];
-    let i = this.seqs.findIndex((seq) => seq > cursor.seq);
-    if (i < 0) return { events, cursor };
     let start = i ? this.ends[i - 1]! : 0;
     for (let bytes = 0; i < this.seqs.length && bytes < maxBytes; i++) {
       const end = this.ends[i]!;
@@ -98,8 +157,7 @@ export class LogWriter {
       bytes += end - start;
       start = end;
     }
-    // The batch goes to the file at its current end: once it is written, this reader goes on from there, reading no line twice.
-    return { events, cursor: { seq: events.at(-1)!.seq, offset: this.size + start } };
+    return events;
   }
 
   /** The offset of the batch holding `seq` (the last one starting at or before it). */
@@ -116,4 +174,18 @@ export class LogWriter {
     }
     return at;
   }
+}
+
+function lineOf(event: OdEvent, json: string): LoggedEvent {
+  return { seq: event.seq, type: event.type, json };
+}
+
+/** The kept events after `cursor`, about `maxBytes` of them. */
+function readKept(kept: LoggedEvent[], cursor: LogCursor, maxBytes: number): LogBatch {
+  const events: LoggedEvent[] = [];
+  for (let i = kept.findIndex((e) => e.seq > cursor.seq), bytes = 0; i >= 0 && i < kept.length && bytes < maxBytes; i++) {
+    events.push(kept[i]!);
+    bytes += kept[i]!.json.length + 1;
+  }
+  return events.length ? { events, cursor: { seq: events.at(-1)!.seq } } : { events, cursor };
 }

@@ -1,6 +1,8 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { OdError } from "../errors.ts";
 import { createStamper, OdEvent } from "../events.ts";
+import { MIN_FREE_BYTES, probeStorage, type StoreIo, storageError } from "./fault.ts";
 import { type LogBatch, type LogCursor, logEnds, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";
 
@@ -17,11 +19,19 @@ export interface RunSummary {
 /**
  * The durable per-run event log: `<dir>/<runId>/events.jsonl`, one event per
  * line, appended as it happens, plus the request that started the run. A
- * server restart replays whole runs from here.
+ * server restart replays whole runs from here. A failure to write it is a
+ * STORAGE error (a full disk, a read-only home), never a bug.
  */
 export class RunLog {
-  constructor(readonly dir: string) {
-    mkdirSync(dir, { recursive: true });
+  constructor(
+    readonly dir: string,
+    private readonly io: StoreIo = {},
+  ) {
+    try {
+      mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw storageError(err, dir);
+    }
   }
 
   private path(runId: string, file: string): string {
@@ -30,17 +40,26 @@ export class RunLog {
   }
 
   create(runId: string, request: unknown): void {
-    mkdirSync(join(this.dir, runId), { recursive: true });
-    writeFileSync(this.path(runId, "request.json"), JSON.stringify(request));
+    try {
+      mkdirSync(join(this.dir, runId), { recursive: true });
+      writeFileSync(this.path(runId, "request.json"), JSON.stringify(request));
+    } catch (err) {
+      throw storageError(err, `run ${runId}`);
+    }
+  }
+
+  /** Throws STORAGE unless a small write under the log's directory succeeds and its disk has some room (storage works again after a failure). */
+  probe(): void {
+    probeStorage(this.dir, { io: this.io, minFree: MIN_FREE_BYTES });
   }
 
   append(event: OdEvent): void {
     appendFileSync(this.path(event.runId, "events.jsonl"), `${JSON.stringify(event)}\n`);
   }
 
-  /** A live run's log, written in batches and readable while it grows. */
-  writer(runId: string): LogWriter {
-    return new LogWriter(this.path(runId, "events.jsonl"));
+  /** A live run's log, written in batches and readable while it grows; `onFail` is told if a write fails. */
+  writer(runId: string, onFail?: (err: OdError) => void): LogWriter {
+    return new LogWriter(this.path(runId, "events.jsonl"), { write: this.io.write, onFail });
   }
 
   /** A run's logged events after `cursor`, about `maxBytes` of them, read from the file (a run no writer holds). */
@@ -136,31 +155,36 @@ export class RunLog {
   /**
    * Runs that were live when a previous server died end here, failed with a
    * clear reason, so nothing is left "running" forever. Returns their ids.
+   * `endSurvivors` is given them first, to end the processes they left.
    */
-  recover(reason = "the od server stopped while this run was live"): string[] {
-    const recovered: string[] = [];
+  recover(reason = "the od server stopped while this run was live", endSurvivors?: (runIds: string[]) => void): string[] {
+    const live: Array<{ runId: string; nextSeq: number; startedAt?: number; sessionId?: string }> = [];
     for (const runId of this.list(Number.MAX_SAFE_INTEGER)) {
       if (this.ends(runId).finished) continue;
       const events = this.read(runId);
       if (events.some((e) => e.type === "run.finished")) continue;
-      this.sealTornLine(runId);
-      const stamp = createStamper(runId, (events.at(-1)?.seq ?? -1) + 1);
-      this.append(stamp({ type: "error", code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false }));
       const session = events.findLast((e) => e.type === "session");
       const sessionId = session?.type === "session" ? session.sessionId : undefined;
+      live.push({ runId, nextSeq: (events.at(-1)?.seq ?? -1) + 1, startedAt: events[0]?.ts, sessionId });
+    }
+    // First what the dead server's agents left running ends (the caller knows how): a run said failed runs no more.
+    if (live.length) endSurvivors?.(live.map((r) => r.runId));
+    for (const { runId, nextSeq, startedAt, sessionId } of live) {
+      this.sealTornLine(runId);
+      const stamp = createStamper(runId, nextSeq);
+      this.append(stamp({ type: "error", code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false }));
       this.append(
         stamp({
           type: "run.finished",
           status: "failed",
           exitCode: null,
           signal: null,
-          durationMs: Date.now() - (events[0]?.ts ?? Date.now()),
+          durationMs: Date.now() - (startedAt ?? Date.now()),
           sessionId,
           resumable: sessionId !== undefined,
         }),
       );
-      recovered.push(runId);
     }
-    return recovered;
+    return live.map((r) => r.runId);
   }
 }

@@ -5,6 +5,10 @@ import { listModels } from "../../core/agents/models.ts";
 import type { Registry } from "../../core/agents/registry.ts";
 import { eventJsonSchema } from "../../core/events.ts";
 import { VERSION } from "../../core/version.ts";
+import { keepOpen } from "../connections.ts";
+
+/** Probing every agent (or one agent's models) may take longer than an idle connection is kept. */
+const PROBE_TIMEOUT_S = 120;
 
 /** Health, version, the event schema, and what agents this machine has. */
 export function metaRoutes(registry: Registry, env?: Record<string, string | undefined>) {
@@ -17,7 +21,8 @@ export function metaRoutes(registry: Registry, env?: Record<string, string | und
       return c.json({ skills: [...catalog.skills.values()].map((s) => ({ ...s.meta, source: s.source })), errors: catalog.errors });
     })
     .get("/agents", async (c) => {
-      // The disk cache answers in milliseconds; ?refresh=1 (or SIGHUP to `od serve`) probes again.
+      keepOpen(c, PROBE_TIMEOUT_S);
+      // The disk cache answers in milliseconds; ?refresh=1 probes again.
       const { detections: found } = await detectCached(
         registry.list().map((e) => e.adapter),
         { env, refresh: Boolean(c.req.query("refresh")) },
@@ -34,6 +39,7 @@ export function metaRoutes(registry: Registry, env?: Record<string, string | und
     })
     .get("/agents/:id/models", async (c) => {
       // What `od models --agent <id> --json` prints: detection's models (pi's catalog), not the adapter's aliases.
+      keepOpen(c, PROBE_TIMEOUT_S);
       const agent = c.req.param("id");
       return c.json({ agent, ...(await listModels(registry, agent, { env, refresh: Boolean(c.req.query("refresh")) })) });
     });

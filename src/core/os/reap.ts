@@ -1,0 +1,126 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+
+/**
+ * Finding and ending what a run left behind, by the marks in its environment.
+ * A process that leaves the agent's process group (setsid: a daemon, a dev
+ * server) escapes every signal sent to the group, but it keeps the
+ * environment it was started with, and so do its own children: every agent od
+ * spawns carries its run's id (`OD_RUN_ID`, set by run/launch.ts) and its od's
+ * owner mark (`OD_OWNER`, set by process.ts), and whatever carries them is the
+ * run's. Read from /proc/<pid>/environ, so Linux only: on macOS and Windows
+ * there is no cheap way to read another process's environment, and every
+ * function here is a no-op (there, the process group and the cancel ladder are
+ * what end a run).
+ */
+
+/** Every agent's run id (the same name as run/launch.ts's RUN_MARKER). */
+export const RUN_MARKER = "OD_RUN_ID";
+/** Every agent's od: "<od pid>-<random>", one per od process (sentinel.ts). */
+export const OWNER_MARKER = "OD_OWNER";
+
+/** Where a process's environment can be read: only there do marks find anything. */
+export const marksReadable = process.platform === "linux";
+
+/** A process matches a mark when its environment holds every one of the mark's entries ("KEY=value"), exactly. */
+export type Mark = string[];
+
+/** Waits of the reap: after SIGTERM (then SIGKILL), and for SIGKILL to be done. */
+export interface ReapWaits {
+  termMs: number;
+  killMs: number;
+}
+export const REAP_WAITS: ReapWaits = { termMs: 500, killMs: 1000 };
+const POLL_MS = 20;
+
+/** The mark of one run: its id, and when given, the od that started it (a library's caller may reuse run ids). */
+export function runMark(runId: string, owner?: string): Mark {
+  return owner === undefined ? [`${RUN_MARKER}=${runId}`] : [`${RUN_MARKER}=${runId}`, `${OWNER_MARKER}=${owner}`];
+}
+
+/** Live processes of this user, od's own aside, that match any of `marks`. Races (a process gone meanwhile, one not ours) are skipped. */
+export function findMarked(marks: Mark[]): number[] {
+  if (!marksReadable || marks.length === 0) return [];
+  const needles = marks.map((mark) => mark.map((entry) => Buffer.from(`${entry}\0`)));
+  const uid = process.getuid?.();
+  let names: string[];
+  try {
+    names = readdirSync("/proc");
+  } catch {
+    return [];
+  }
+  const found: number[] = [];
+  for (const name of names) {
+    const first = name.charCodeAt(0);
+    if (first < 48 || first > 57 || Number(name) === process.pid) continue;
+    try {
+      if (uid !== undefined && statSync(`/proc/${name}`).uid !== uid) continue;
+      // Empty for a zombie (already dead) and a kernel thread.
+      const environ = readFileSync(`/proc/${name}/environ`);
+      if (needles.some((mark) => mark.every((entry) => holds(environ, entry)))) found.push(Number(name));
+    } catch {} // ENOENT: gone meanwhile; EACCES/EPERM: not ours to read
+  }
+  return found;
+}
+
+/** Whether NUL-separated `environ` holds `entry` (which ends with its NUL) as a whole entry. */
+function holds(environ: Buffer, entry: Buffer): boolean {
+  for (let at = environ.indexOf(entry); at >= 0; at = environ.indexOf(entry, at + 1)) if (at === 0 || environ[at - 1] === 0) return true;
+  // The last entry may lack its NUL (a process that rewrote its own environment).
+  const bare = entry.subarray(0, -1);
+  const at = environ.length - bare.length;
+  return at >= 0 && (at === 0 || environ[at - 1] === 0) && environ.subarray(at).equals(bare);
+}
+
+/**
+ * The reap as steps: SIGTERM to every marked process (and to any that appears
+ * meanwhile, a child forked late), then SIGKILL to what is left, until none
+ * is or the waits are spent. Yields how long to wait before the next look;
+ * returns how many processes it found at first.
+ */
+function* steps(marks: Mark[], waits: ReapWaits): Generator<number, number> {
+  const first = findMarked(marks);
+  if (first.length === 0) return 0;
+  const termed = new Set<number>();
+  const start = Date.now();
+  for (let left = first; left.length > 0; left = findMarked(marks)) {
+    const elapsed = Date.now() - start;
+    if (elapsed >= waits.termMs + waits.killMs) break;
+    const kill = elapsed >= waits.termMs;
+    for (const pid of left)
+      if (kill || !termed.has(pid)) {
+        termed.add(pid);
+        signal(pid, kill ? "SIGKILL" : "SIGTERM");
+      }
+    yield POLL_MS;
+  }
+  return first.length;
+}
+
+function signal(pid: number, name: NodeJS.Signals): void {
+  try {
+    process.kill(pid, name);
+  } catch {} // ESRCH: gone; EPERM: not ours after all
+}
+
+/** Ends every process matching `marks`, SIGTERM first; resolves once none is left or the waits are spent. Returns how many it found. */
+export async function reap(marks: Mark[], waits: ReapWaits = REAP_WAITS): Promise<number> {
+  const run = steps(marks, waits);
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) return step.value;
+    await Bun.sleep(step.value);
+  }
+}
+
+/** `reap`, blocking: for a start-up that must not go on while they live (recovery). */
+export function reapSync(marks: Mark[], waits: ReapWaits = REAP_WAITS): number {
+  const run = steps(marks, waits);
+  for (let step = run.next(); ; step = run.next()) {
+    if (step.done) return step.value;
+    Bun.sleepSync(step.value);
+  }
+}
+
+/** SIGKILL to every process matching `marks`, at once: for od's own exit, which cannot wait. */
+export function reapNow(marks: Mark[]): void {
+  for (let pass = 0; pass < 2; pass++) for (const pid of findMarked(marks)) signal(pid, "SIGKILL");
+}

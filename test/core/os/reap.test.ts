@@ -1,0 +1,73 @@
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { findMarked, RUN_MARKER, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
+import { RUN_MARKER as LAUNCH_MARKER } from "../../../src/core/run/launch.ts";
+import { alive, ROOT } from "../../helpers.ts";
+
+/** `cmd` in a session of its own, `env` added to PATH. */
+const start = (cmd: string[], env: Record<string, string>) =>
+  Bun.spawn(cmd, { env: { PATH: process.env.PATH, ...env }, stdio: ["ignore", "ignore", "ignore"], detached: true });
+
+const until = async (check: () => boolean, ms: number) => {
+  for (const deadline = Date.now() + ms; !check() && Date.now() < deadline; ) await Bun.sleep(10);
+  return check();
+};
+
+test("the run marker reaped by is the one every agent is launched with", () => {
+  expect(RUN_MARKER).toBe(LAUNCH_MARKER);
+});
+
+describe.skipIf(process.platform !== "linux")("reap by mark", () => {
+  test("a mark matches whole entries, every one of them, and never od itself", async () => {
+    const id = crypto.randomUUID();
+    const both = start(["sleep", "1000"], { OD_RUN_ID: id, OD_OWNER: "me" });
+    const otherOwner = start(["sleep", "1000"], { OD_RUN_ID: id, OD_OWNER: "someone" });
+    const longer = start(["sleep", "1000"], { OD_RUN_ID: `${id}x`, OD_OWNER: "me" });
+    const inValue = start(["sleep", "1000"], { NOT_IT: `OD_RUN_ID=${id}` });
+    try {
+      expect(findMarked([runMark(id, "me")])).toEqual([both.pid]);
+      expect(findMarked([runMark(id)]).toSorted()).toEqual([both.pid, otherOwner.pid].toSorted());
+      expect(findMarked([[`OD_OWNER=me`]]).toSorted()).toEqual([both.pid, longer.pid].toSorted());
+      expect(findMarked([])).toEqual([]);
+      // A process looking for its own mark does not find itself.
+      const self = Bun.spawnSync(
+        [
+          process.execPath,
+          "-e",
+          `console.log(JSON.stringify(require(${JSON.stringify(join(ROOT, "src/core/os/reap.ts"))}).findMarked([["OD_RUN_ID=${id}"]])))`,
+        ],
+        { env: { ...process.env, OD_RUN_ID: id } },
+      );
+      expect(JSON.parse(self.stdout.toString()).toSorted()).toEqual([both.pid, otherOwner.pid].toSorted());
+    } finally {
+      for (const p of [both, otherOwner, longer, inValue]) p.kill("SIGKILL");
+    }
+  });
+
+  test("reap ends what ignores SIGTERM with SIGKILL, and children forked meanwhile, within its waits", async () => {
+    const id = crypto.randomUUID();
+    // A shell that ignores SIGTERM and keeps starting children (each carries the mark too).
+    const stubborn = start(["sh", "-c", "trap '' TERM; while :; do sleep 1000 & wait; done"], { OD_RUN_ID: id });
+    const polite = start(["sleep", "1000"], { OD_RUN_ID: id });
+    expect(await until(() => findMarked([runMark(id)]).length >= 3, 2000)).toBe(true);
+    const started = performance.now();
+    expect(await reap([runMark(id)], { termMs: 200, killMs: 1000 })).toBeGreaterThanOrEqual(3);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect(findMarked([runMark(id)])).toEqual([]);
+    expect([stubborn.pid, polite.pid].filter(alive)).toEqual([]);
+    expect(await stubborn.exited).not.toBe(0);
+    // Nothing marked: nothing to wait for.
+    const idle = performance.now();
+    expect(await reap([runMark(id)])).toBe(0);
+    expect(performance.now() - idle).toBeLessThan(200);
+  });
+
+  test("reapNow kills at once, for an exit that cannot wait", async () => {
+    const id = crypto.randomUUID();
+    const p = start(["sh", "-c", "trap '' TERM; sleep 1000"], { OD_RUN_ID: id });
+    expect(await until(() => findMarked([runMark(id)]).length === 2, 2000)).toBe(true);
+    reapNow([runMark(id)]);
+    expect(await p.exited).not.toBe(0);
+    expect(await until(() => findMarked([runMark(id)]).length === 0, 1000)).toBe(true);
+  });
+});

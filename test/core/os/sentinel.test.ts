@@ -1,0 +1,61 @@
+/** The sentinel, from source (as the library runs it): what ends an od's agents when od itself is killed. */
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { alive, ROOT } from "../../helpers.ts";
+
+const SENTINEL = JSON.stringify(join(ROOT, "src/core/os/sentinel.ts"));
+
+async function firstLine(stream: ReadableStream<Uint8Array>) {
+  const reader = stream.getReader();
+  let text = "";
+  while (!text.includes("\n")) text += new TextDecoder().decode((await reader.read()).value);
+  reader.releaseLock();
+  return JSON.parse(text.split("\n")[0]!) as { sentinel: number; again: boolean; agent: number };
+}
+
+const until = async (check: () => boolean, ms: number) => {
+  for (const deadline = Date.now() + ms; !check() && Date.now() < deadline; ) await Bun.sleep(20);
+  return check();
+};
+
+describe.skipIf(process.platform !== "linux")("the sentinel", () => {
+  test("od killed with SIGKILL: the sentinel ends every process with od's mark, one that left every group too, then exits", async () => {
+    const od = Bun.spawn([process.execPath, "-e", script("setInterval(() => {}, 1000);")], { stdout: "pipe", stderr: "inherit" });
+    const { sentinel, again, agent } = await firstLine(od.stdout);
+    try {
+      expect(again).toBe(true); // one sentinel per od
+      expect([alive(sentinel), alive(agent)]).toEqual([true, true]);
+      od.kill("SIGKILL");
+      await od.exited;
+      expect(await until(() => !alive(agent), 3000)).toBe(true);
+      expect(await until(() => !alive(sentinel), 1000)).toBe(true);
+    } finally {
+      for (const pid of [agent, sentinel]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  test("od exiting on its own does not wait for its sentinel, which exits too", async () => {
+    const od = Bun.spawn([process.execPath, "-e", script("process.exitCode = 0;")], { stdout: "pipe", stderr: "inherit" });
+    const { sentinel, agent } = await firstLine(od.stdout);
+    try {
+      expect(await Promise.race([od.exited, Bun.sleep(3000).then(() => "still running")])).toBe(0);
+      expect(await until(() => !alive(sentinel), 3000)).toBe(true);
+      expect(alive(agent)).toBe(false); // an agent od left behind goes with it
+    } finally {
+      for (const pid of [agent, sentinel]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+});
+
+/** A stand-in for od: starts its sentinel (twice: one is kept), then an agent in a session of its own carrying od's mark. */
+function script(then: string): string {
+  return `
+    const { ensureSentinel, ownerMark, sentinelPid } = require(${SENTINEL});
+    ensureSentinel();
+    const first = sentinelPid();
+    ensureSentinel();
+    const agent = Bun.spawn(["sleep", "1000"], { env: { PATH: process.env.PATH, OD_OWNER: ownerMark() }, stdio: ["ignore", "ignore", "ignore"], detached: true });
+    agent.unref();
+    console.log(JSON.stringify({ sentinel: sentinelPid(), again: first === sentinelPid(), agent: agent.pid }));
+    ${then}`;
+}
