@@ -1,7 +1,8 @@
 /**
  * A plugin's parser that never returns must not hang od: the run ends with PLUGIN_ERROR within its
- * timeout + 2 s, and `od serve` keeps answering meanwhile. The CLI runs as a child process: the
- * failure this guards against is a frozen process, which would freeze the test runner in-process.
+ * timeout + 2 s, and `od serve` keeps answering meanwhile (serve.test.ts times that in process).
+ * The CLI runs as a child process: the failure this guards against is a frozen process, which
+ * would freeze the test runner in-process.
  */
 import { describe, expect, test } from "bun:test";
 import { installFake, tmpdir } from "../helpers.ts";
@@ -55,11 +56,11 @@ describe("a plugin's parse() under a watchdog", () => {
       const body = JSON.stringify({ agent: "spin-agent", prompt: "hi", cwd: tmp.path, timeoutMs: 20_000 });
       const { runId } = (await (await api("/runs", { method: "POST", body })).json()) as { runId: string };
       expect(runId).toBeString();
-      // While the run is live, every health check answers (a stuck parse may hold the server for the watchdog's 2 s, once).
+      // While the run is live, every health check answers at once: the server's thread never waits for the stuck parse.
       for (let i = 0; i < 6; i++) {
         const t0 = performance.now();
         expect(await (await api("/health")).json()).toEqual({ ok: true });
-        expect(performance.now() - t0).toBeLessThan(3000);
+        expect(performance.now() - t0).toBeLessThan(1000);
         await Bun.sleep(300);
       }
       const text = await (await fetch(new URL(`/api/runs/${runId}/events`, url), { headers, signal: AbortSignal.timeout(8000) })).text();

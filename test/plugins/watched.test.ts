@@ -1,4 +1,4 @@
-/** The watched driver alone: a plugin's line parser in its own thread, answered synchronously, under a watchdog. */
+/** The watched driver alone: a plugin's line parser in its own thread, answered asynchronously, under a watchdog. */
 import { describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -14,7 +14,7 @@ async function watched(dir: string, source: string, watchdogMs = 300, openMs?: n
   const { adapter, source: path } = (await loadRegistry([dir])).get("my-agent")!;
   const driver = watchedDriver(adapter, path, { watchdogMs, openMs });
   const { state } = driver.start({ agent: { name: adapter.name }, prompt: "hi", cwd: dir, mode: "edit" });
-  return { driver, state, line: (text: string) => interpret(driver, state, text) };
+  return { driver, state, line: async (text: string) => await interpret(driver, state, text) };
 }
 
 const text = (v: string) => JSON.stringify({ t: "text", v });
@@ -24,23 +24,22 @@ describe("watchedDriver", () => {
     await using tmp = tmpdir();
     const source = pluginSource("my-agent", { parse: `s.n++; return [{ type: "text.delta", id: "t", text: s.n + ":" + r.v }];` });
     const { line, driver, state } = await watched(tmp.path, source);
-    expect([line(text("a")), line(text("b")), line(text("c"))].flatMap((s) => s.events)).toEqual(
-      ["1:a", "2:b", "3:c"].map((t) => ({ type: "text.delta", id: "t", text: t })),
-    );
-    expect(driver.finish?.(state)).toEqual([]);
+    const steps = await Promise.all([line(text("a")), line(text("b")), line(text("c"))]);
+    expect(steps.flatMap((s) => s.events)).toEqual(["1:a", "2:b", "3:c"].map((t) => ({ type: "text.delta", id: "t", text: t })));
+    expect(await driver.finish?.(state)).toEqual([]);
   });
 
   test("a parse that never returns: PLUGIN_ERROR after the watchdog, then every later line is kept raw at once", async () => {
     await using tmp = tmpdir();
     const { line } = await watched(tmp.path, pluginSource("my-agent", { parse: `if (r.v === "spin") while (true) {} return [];` }));
-    expect(line(text("warm")).events).toEqual([]);
+    expect((await line(text("warm"))).events).toEqual([]);
     const t0 = performance.now();
-    const [error] = line(text("spin")).events;
+    const [error] = (await line(text("spin"))).events;
     expect(performance.now() - t0).toBeLessThan(1500);
     expect(error).toMatchObject({ type: "error", code: "PLUGIN_ERROR", retryable: false });
     expect((error as { message: string }).message).toContain("parse() did not return within 300 ms");
     const t1 = performance.now();
-    expect(line(text("after")).events).toEqual([{ type: "raw", stream: "stdout", line: text("after") }]);
+    expect((await line(text("after"))).events).toEqual([{ type: "raw", stream: "stdout", line: text("after") }]);
     expect(performance.now() - t1).toBeLessThan(50);
   });
 
@@ -48,7 +47,7 @@ describe("watchedDriver", () => {
     await using tmp = tmpdir();
     const { line } = await watched(tmp.path, pluginSource("my-agent", { parse: "process.exit(3);" }), 5000);
     const t0 = performance.now();
-    const [error] = line(text("x")).events;
+    const [error] = (await line(text("x"))).events;
     expect(performance.now() - t0).toBeLessThan(2000);
     expect((error as { code: string; message: string }).code).toBe("PLUGIN_ERROR");
     expect((error as { message: string }).message).toContain("called process.exit(3) while parsing");
@@ -59,7 +58,7 @@ describe("watchedDriver", () => {
     const { driver } = await watched(tmp.path, pluginSource("my-agent"));
     rmSync(join(tmp.path, "my-agent.ts"));
     const { state } = driver.start({ agent: { name: "my-agent" }, prompt: "hi", cwd: tmp.path, mode: "edit" });
-    const [error] = interpret(driver, state, text("x")).events;
+    const [error] = (await interpret(driver, state, text("x"))).events;
     expect(error).toMatchObject({ type: "error", code: "PLUGIN_ERROR" });
     expect((error as { message: string }).message).toContain("could not be loaded in its own thread");
   });
@@ -69,8 +68,59 @@ describe("watchedDriver", () => {
     const source = pluginSource("my-agent").replace("createState: () => ({ n: 0 })", "createState: () => { while (true) {} }");
     const { line } = await watched(tmp.path, source, 300, 800);
     const t0 = performance.now();
-    const [error] = line(text("x")).events;
+    const [error] = (await line(text("x"))).events;
     expect(performance.now() - t0).toBeLessThan(1500);
     expect((error as { message: string }).message).toContain("did not load and make its state in a thread of its own within 800 ms");
+  });
+});
+
+describe("watchedDriver never holds od's thread", () => {
+  /** The longest gap between ticks of a 20 ms timer while `f` runs: how long od's thread was held. */
+  async function longestStall(f: () => Promise<unknown>): Promise<number> {
+    let last = performance.now();
+    let longest = 0;
+    const ticker = setInterval(() => {
+      const now = performance.now();
+      longest = Math.max(longest, now - last);
+      last = now;
+    }, 20);
+    try {
+      await f();
+    } finally {
+      clearInterval(ticker);
+    }
+    return Math.max(longest, performance.now() - last);
+  }
+
+  test("while the plugin loads in its thread (1.5 s at top level) and while its parse spins, od's timers keep firing", async () => {
+    await using tmp = tmpdir();
+    const top = `if (!Bun.isMainThread) { const t = Date.now(); while (Date.now() - t < 1500) {} }`;
+    const source = pluginSource("my-agent", {
+      top,
+      parse: `if (r.v === "spin") while (true) {} return [{ type: "text.delta", id: "t", text: r.v }];`,
+    });
+    const { line } = await watched(tmp.path, source, 1000);
+    let first: unknown[] = [];
+    const loading = await longestStall(async () => (first = (await line(text("a"))).events));
+    expect(first).toEqual([{ type: "text.delta", id: "t", text: "a" }]);
+    expect(loading).toBeLessThan(200);
+    let error: unknown;
+    const spinning = await longestStall(async () => ([error] = (await line(text("spin"))).events));
+    expect(error).toMatchObject({ type: "error", code: "PLUGIN_ERROR" });
+    expect(spinning).toBeLessThan(200);
+  }, 15_000);
+
+  test("close() while a parse spins ends its thread: the waiting line ends at once, and later ones are raw", async () => {
+    await using tmp = tmpdir();
+    const { line, driver, state } = await watched(tmp.path, pluginSource("my-agent", { parse: "while (true) {}" }), 5000);
+    const pending = line(text("spin"));
+    await Bun.sleep(300);
+    const t0 = performance.now();
+    driver.close?.(state);
+    const [error] = (await pending).events;
+    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(error).toMatchObject({ type: "error", code: "PLUGIN_ERROR" });
+    expect((await line(text("after"))).events).toEqual([{ type: "raw", stream: "stdout", line: text("after") }]);
+    expect(await driver.finish?.(state)).toEqual([]);
   });
 });

@@ -6,17 +6,16 @@
  * (plugin-worker-code.ts), so it imports core and zod only, and nothing that starts threads.
  *
  * Vetting: a `vet` request, answered with a Verdict. Parsing: `open`, then `line`s and `finish`;
- * each Answer goes to the session's port, then `flag[0] = seq` is stored and notified, so od's
- * thread can wait for it synchronously (Atomics.wait).
+ * each Answer goes to the session's port, in order, where od's thread takes it as it comes
+ * (never blocking on it: protocols/watched.ts).
  */
 import { plugin } from "bun";
 import type { LinesProtocol } from "./adapter.ts";
 import { describeError, pluginValues, registerPluginApi } from "./plugin-import.ts";
-import { type AnswerBody, GONE, type Request, type Verdict } from "./plugin-messages.ts";
+import type { AnswerBody, Request, Verdict } from "./plugin-messages.ts";
 
 interface Session {
   port: MessagePort;
-  flag: Int32Array;
   protocol?: LinesProtocol<unknown>;
   state?: unknown;
   /** Why the plugin could not be opened: every later request is answered with it. */
@@ -41,7 +40,7 @@ process.on("unhandledRejection", () => {});
 const exit = process.exit.bind(process);
 process.exit = ((code?: number | string | null) => {
   const n = Number(code ?? process.exitCode ?? 0);
-  if (session) answer({ failed: `called process.exit(${n}) while parsing` }, GONE);
+  if (session) answer({ failed: `called process.exit(${n}) while parsing` });
   else verdict({ exited: n });
   return exit(n);
 }) as typeof process.exit;
@@ -76,7 +75,7 @@ async function vet(path: string): Promise<void> {
 }
 
 async function open(m: Extract<Request, { kind: "open" }>): Promise<void> {
-  session = { port: m.port, flag: new Int32Array(m.flag) };
+  session = { port: m.port };
   try {
     const adapter = (await pluginValues(m.path, api)).find((a) => (a as { id?: unknown })?.id === m.id) as
       | { protocol?: LinesProtocol<unknown> }
@@ -111,9 +110,6 @@ function verdict(v: Verdict): void {
   postMessage(v);
 }
 
-function answer(body: AnswerBody, stored = seq): void {
-  const s = session!;
-  s.port.postMessage({ seq, ...body });
-  Atomics.store(s.flag, 0, stored);
-  Atomics.notify(s.flag, 0);
+function answer(body: AnswerBody): void {
+  session!.port.postMessage({ seq, ...body });
 }

@@ -35,17 +35,22 @@ export interface DriverStep {
  * A session driver: pure functions over an explicit state, so a whole RPC
  * exchange can be tested from a table of records without a process. The
  * pipeline owns the I/O: it writes `send` as JSON lines and feeds back records.
+ * `receive` and `finish` may answer with a promise (a plugin's parser, answered
+ * from its own thread: watched.ts); the pipeline awaits only those, so the
+ * built-ins (SyncDriver) pay nothing per line for it.
  */
 export interface Driver<S = any> {
   name: string;
   /** Initial state and the messages that open the session (e.g. the prompt). */
   start: (ctx: DriverContext) => { state: S; send: unknown[] };
-  /** Must never throw. */
-  receive: (record: unknown, state: S, line: string) => DriverStep;
+  /** Must never throw (interpret.ts keeps the line raw if it does, or if its promise rejects). */
+  receive: (record: unknown, state: S, line: string) => DriverStep | Promise<DriverStep>;
   /** The protocol's own abort, sent before any signal on cancel; empty when it has none. */
   abort: (state: S) => unknown[];
   /** Events to flush when stdout closes. */
-  finish?: (state: S) => OdEventBody[];
+  finish?: (state: S) => OdEventBody[] | Promise<OdEventBody[]>;
+  /** The run is done with this state (it ended, or was dropped): free what it holds. Called once or more. */
+  close?: (state: S) => void;
   /** Keep stdin open for the session (RPC) or close it at once (one-shot line streams). */
   keepStdinOpen: boolean;
   /** Lines are plain text, handed to `receive` as strings rather than parsed as JSON. */
@@ -54,12 +59,18 @@ export interface Driver<S = any> {
   idleTimeoutMs?: number;
 }
 
-export function defineDriver<S>(driver: Driver<S>): Driver<S> {
+/** A driver that answers every line at once, in od's thread: every built-in (their speed is benchmarked). */
+export interface SyncDriver<S = any> extends Driver<S> {
+  receive: (record: unknown, state: S, line: string) => DriverStep;
+  finish?: (state: S) => OdEventBody[];
+}
+
+export function defineDriver<S>(driver: SyncDriver<S>): SyncDriver<S> {
   return driver;
 }
 
 /** A line protocol seen as a driver: nothing to send, never done early, no protocol abort. */
-export function linesDriver<S>(protocol: LinesProtocol<S>): Driver<S> {
+export function linesDriver<S>(protocol: LinesProtocol<S>): SyncDriver<S> {
   return {
     name: "lines",
     keepStdinOpen: false,

@@ -3,18 +3,20 @@ import type { Adapter } from "../agents/adapter.ts";
 import { OdError } from "../errors.ts";
 import { loopDriver } from "../loops/index.ts";
 import { acp } from "./acp.ts";
-import { type Driver, linesDriver } from "./driver.ts";
+import { type Driver, linesDriver, type SyncDriver } from "./driver.ts";
 import { piRpc } from "./pi-rpc.ts";
 import { watchedDriver } from "./watched.ts";
 
 /** Session drivers by name; an adapter with a driver protocol names one of these. */
-export const drivers: Record<string, Driver> = { [piRpc.name]: piRpc, [acp.name]: acp };
+export const drivers: Record<string, SyncDriver> = { [piRpc.name]: piRpc, [acp.name]: acp };
 
 /**
  * The driver for an adapter. `source` is where its registry entry came from (RegistryEntry.source):
  * a plugin file's line parser runs in a thread of its own under a watchdog (watched.ts); built-ins
- * and adapters given in code run in od's thread.
+ * and adapters given in code run in od's thread, and answer at once (SyncDriver).
  */
+export function driverFor(adapter: Adapter): SyncDriver;
+export function driverFor(adapter: Adapter, source?: string): Driver;
 export function driverFor(adapter: Adapter, source?: string): Driver {
   if (adapter.protocol.kind === "lines")
     return source && isAbsolute(source) ? watchedDriver(adapter, source) : linesDriver(adapter.protocol);

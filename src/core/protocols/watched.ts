@@ -4,37 +4,55 @@ import { pluginError } from "../agents/plugin-error.ts";
 import type { Answer } from "../agents/plugin-messages.ts";
 import { startPluginThread } from "../agents/plugin-thread.ts";
 import type { OdEventBody } from "../events.ts";
-import type { Driver } from "./driver.ts";
+import type { Driver, DriverStep } from "./driver.ts";
 
 /** How long a plugin's parse() (or finish()) may take on one line before its run is stopped. */
 export const PARSE_WATCHDOG_MS = 2000;
 /** How long a plugin's thread may take to start, load the plugin and make its state, counted from the run's start. */
 export const OPEN_BUDGET_MS = 3000;
 
+/** What the plugin's thread has answered and no request has taken yet. Holds nothing of the session, so a dropped run's session can be collected. */
+interface Inbox {
+  answers: Map<number, Answer>;
+  /** Why the thread answers no more (it could not load the plugin, exited, or ended): every wait ends with it. */
+  gone?: Answer;
+  /** Wakes the request waiting for an answer. */
+  wake?: () => void;
+}
+
 /** A run's session with its plugin's thread. */
 interface Session {
   worker: Worker;
   port: MessagePort;
-  flag: Int32Array;
+  inbox: Inbox;
   seq: number;
   /** Until when (performance.now()) the plugin may take to load: counted from the start. */
   openBy: number;
   opened: boolean;
+  /** The last request in line: each waits for the one before, so lines are answered in order. */
+  tail: Promise<unknown>;
   /** Set once the session is over (the watchdog fired, the plugin exited, or it could not be loaded). */
   over?: string;
 }
 
-/** Ends the thread of a session whose run was dropped without reaching the end of its output. */
-const reaper = new FinalizationRegistry<Worker>((worker) => worker.terminate());
+type Request = { kind: "line"; line: string } | { kind: "finish" };
+
+/** Ends the thread of a session whose run was dropped without closing it. */
+const reaper = new FinalizationRegistry<{ worker: Worker; port: MessagePort }>(({ worker, port }) => {
+  worker.terminate();
+  port.close();
+});
 
 /**
  * A plugin's line protocol, run in a thread of its own (agents/plugin-worker.ts) under a
  * watchdog. JavaScript cannot interrupt a loop on its own thread, so a plugin's parse that never
- * returns would freeze od (and every run of `od serve`); here od's thread waits for each answer
- * at most `watchdogMs` (Atomics.wait), and a parse that misses it, or a plugin that exits, ends
- * the run with PLUGIN_ERROR. The driver stays synchronous, so the drive stage is unchanged. A
- * throw and an answer that is no list keep their usual meaning (interpret.ts keeps the line raw).
- * Built-ins never come here: they run in od's thread (their speed is benchmarked).
+ * returns would freeze od (and every run of `od serve`); here each line's answer is a promise that
+ * od's thread never blocks on: it comes through the session's port, or the watchdog's timer ends
+ * it after `watchdogMs` (the first line also waits for the plugin to load, within the open budget
+ * counted from the start). A parse that misses it, or a plugin that exits, ends the run with
+ * PLUGIN_ERROR. A throw and an answer that is no list keep their usual meaning (interpret.ts keeps
+ * the line raw). Built-ins never come here: they run in od's thread and answer at once (their
+ * speed is benchmarked).
  */
 export function watchedDriver(adapter: Adapter, path: string, clocks: { watchdogMs?: number; openMs?: number } = {}): Driver<Session> {
   const { watchdogMs = PARSE_WATCHDOG_MS, openMs = OPEN_BUDGET_MS } = clocks;
@@ -43,34 +61,52 @@ export function watchedDriver(adapter: Adapter, path: string, clocks: { watchdog
     end(s, why);
     return [{ type: "error", ...pluginError(adapter, why, path).toJSON() }];
   };
+  /** The plugin's events for one request; a throw of the plugin's is thrown; a timeout or a gone thread ends the session. */
+  const events = async (s: Session, request: Request, what: string): Promise<OdEventBody[]> => {
+    if (s.over) throw new Error(s.over); // an earlier request ended the session: the line is kept as raw
+    const answer = await ask(s, request, watchdogMs);
+    if ("events" in answer) return answer.events as OdEventBody[];
+    if ("threw" in answer) throw new Error(answer.threw);
+    return fail(s, answer.failed === "timeout" ? late(s, what, clocks) : answer.failed);
+  };
   return {
     name: "lines",
     keepStdinOpen: false,
     textLines: text,
     start: () => ({ state: open(adapter.id, path, openMs), send: [] }),
-    receive: (_record, s, line) => {
-      if (s.over) throw new Error(s.over); // the line is kept as raw
-      const answer = ask(s, { kind: "line", line }, watchdogMs);
-      if ("events" in answer) return { events: answer.events as OdEventBody[] };
-      if ("threw" in answer) throw new Error(answer.threw);
-      return { events: fail(s, answer.failed === "timeout" ? late(s, "parse()", clocks) : answer.failed) };
+    receive: (_record, s, line): Promise<DriverStep> => {
+      if (s.over) throw new Error(s.over); // kept as raw at once
+      return inTurn(s, async () => ({ events: await events(s, { kind: "line", line }, "parse()") }));
     },
     abort: () => [],
     finish: (s) => {
       if (s.over) return [];
-      const answer = ask(s, { kind: "finish" }, watchdogMs);
-      end(s, "finished");
-      if ("events" in answer) return answer.events as OdEventBody[];
-      if ("threw" in answer) throw new Error(answer.threw);
-      return fail(s, answer.failed === "timeout" ? late(s, "finish()", clocks) : answer.failed);
+      return inTurn(s, async () => {
+        if (s.over) return [];
+        try {
+          return await events(s, { kind: "finish" }, "finish()");
+        } finally {
+          end(s, "finished");
+        }
+      });
     },
+    close: (s) => end(s, s.over ?? "closed"),
   };
 }
 
+/** Runs `f` after every request before it has been answered; a failed one does not stop the line. */
+function inTurn<T>(s: Session, f: () => Promise<T>): Promise<T> {
+  const turn = s.tail.then(f);
+  s.tail = turn.catch(() => {});
+  return turn;
+}
+
 function end(s: Session, why: string): void {
+  if (s.over) return;
   s.over = why;
   s.worker.terminate();
   s.port.close();
+  reaper.unregister(s);
 }
 
 function late(s: Session, what: string, { watchdogMs = PARSE_WATCHDOG_MS, openMs = OPEN_BUDGET_MS }): string {
@@ -79,44 +115,68 @@ function late(s: Session, what: string, { watchdogMs = PARSE_WATCHDOG_MS, openMs
     : `it did not load and make its state in a thread of its own within ${openMs} ms; the run was stopped`;
 }
 
-/** Starts the plugin's thread and asks it to load the plugin; the first line waits for that. */
+/** Starts the plugin's thread and asks it to load the plugin; the first request waits for that. */
 function open(id: string, path: string, openMs: number): Session {
   const worker = startPluginThread();
   worker.unref();
-  const { port1, port2 } = new MessageChannel();
-  const flag = new SharedArrayBuffer(4);
-  const s: Session = { worker, port: port1, flag: new Int32Array(flag), seq: 1, openBy: performance.now() + openMs, opened: false };
-  worker.postMessage({ kind: "open", seq: 1, path, id, port: port2, flag }, [port2]);
-  reaper.register(s, worker);
+  const { port1: port, port2 } = new MessageChannel();
+  const inbox: Inbox = { answers: new Map() };
+  const deliver = (answer: Answer) => {
+    if ("failed" in answer)
+      inbox.gone ??= answer; // the plugin could not be loaded, or exited
+    else inbox.answers.set(answer.seq, answer);
+    inbox.wake?.();
+  };
+  port.on("message", deliver);
+  port.unref(); // an idle session keeps no one alive; a request waiting for its answer has its timer
+  worker.addEventListener("close", () => {
+    // Its last words first (they may still be on their way), then why every later wait ends.
+    try {
+      for (let m = receiveMessageOnPort(port); m; m = receiveMessageOnPort(port)) deliver(m.message as Answer);
+    } catch {} // the port is closed: the session is over
+    deliver({ seq: 0, failed: "its thread ended without an answer" });
+  });
+  worker.postMessage({ kind: "open", seq: 1, path, id, port: port2 }, [port2]);
+  const s: Session = { worker, port, inbox, seq: 1, openBy: performance.now() + openMs, opened: false, tail: Promise.resolve() };
+  reaper.register(s, { worker, port }, s);
   return s;
 }
 
 /**
- * One request to the plugin's thread and its answer, waited for synchronously: first for the
- * plugin to load (once, until its open budget from the start ends), then at most `watchdogMs` for the
- * answer; `{ failed: "timeout" }` when none came in time.
+ * One request to the plugin's thread and its answer: first the plugin must have loaded (once,
+ * until its open budget from the start ends), then the answer must come within `watchdogMs`;
+ * `{ failed: "timeout" }` when none came in time.
  */
-function ask(s: Session, request: { kind: "line"; line: string } | { kind: "finish" }, watchdogMs: number): Answer {
+async function ask(s: Session, request: Request, watchdogMs: number): Promise<Answer> {
   const seq = ++s.seq;
   s.worker.postMessage({ ...request, seq });
   if (!s.opened) {
-    const opened = answerTo(s, 1, s.openBy - performance.now());
+    const opened = await answerTo(s.inbox, 1, s.openBy - performance.now());
     if ("failed" in opened) return opened;
     s.opened = true;
   }
-  return answerTo(s, seq, watchdogMs);
+  return answerTo(s.inbox, seq, watchdogMs);
 }
 
-function answerTo(s: Session, seq: number, ms: number): Answer {
-  const deadline = performance.now() + ms;
-  for (let done = Atomics.load(s.flag, 0); done < seq; done = Atomics.load(s.flag, 0)) {
-    const left = deadline - performance.now();
-    if (left <= 0) return { seq, failed: "timeout" };
-    Atomics.wait(s.flag, 0, done, left);
-  }
-  for (let m = receiveMessageOnPort(s.port); m; m = receiveMessageOnPort(s.port)) {
-    const answer = m.message as Answer;
-    if ("failed" in answer || answer.seq === seq) return answer; // "failed": the plugin could not be loaded, or exited
-  }
-  return { seq, failed: "its thread ended without an answer" };
+/** The answer to `seq` once it comes, or why none will; `{ failed: "timeout" }` after `ms`. */
+function answerTo(inbox: Inbox, seq: number, ms: number): Promise<Answer> {
+  return new Promise((resolve) => {
+    const take = () => {
+      const answer = inbox.answers.get(seq) ?? inbox.gone;
+      if (!answer) return;
+      inbox.answers.delete(seq);
+      inbox.wake = undefined;
+      clearTimeout(timer);
+      resolve(answer);
+    };
+    const timer = setTimeout(
+      () => {
+        inbox.wake = undefined;
+        resolve({ seq, failed: "timeout" });
+      },
+      Math.max(0, ms),
+    );
+    inbox.wake = take;
+    take();
+  });
 }

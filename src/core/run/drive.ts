@@ -27,7 +27,8 @@ export interface Drive {
  * The agent's output, frame by frame, as event bodies: lines through the
  * session driver (with interpret's guarantees), permission questions settled
  * and answered, the driver's replies sent back, and the end of the turn told to
- * the supervisor. Returns how the agent exited.
+ * the supervisor. Returns how the agent exited. A driver's promised answer (a
+ * plugin's parser, in its own thread) is awaited; built-ins answer at once.
  */
 export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
   const { plan, transport, supervisor } = d;
@@ -38,7 +39,8 @@ export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
         yield checked(d, bodyOf(frame));
         continue;
       }
-      const result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
+      let result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
+      if (result instanceof Promise) result = await result; // a plugin's parser, answered from its own thread; built-ins answer at once
       if (result.malformed && !d.degraded) yield seen(d, degrade(d));
       // The hot path (one line, a few bodies, nothing to answer) stays in this loop: no generator per line.
       for (const body of result.events) yield checked(d, body);
@@ -46,10 +48,13 @@ export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
       if (result.asks?.length) yield* answer(d, result.asks);
       if (result.done) supervisor.turnDone();
     }
-    for (const body of finishing(plan.driver, d.state, !plan.trusted)) yield seen(d, body);
+    let tail = finishing(plan.driver, d.state, !plan.trusted);
+    if (tail instanceof Promise) tail = await tail;
+    for (const body of tail) yield seen(d, body);
     return await transport.exited;
   } finally {
     supervisor.quiet();
+    plan.driver.close?.(d.state); // ended or dropped: a plugin's thread goes with it
   }
 }
 

@@ -19,7 +19,9 @@ export interface PlanView {
 
 export function viewPlan(plan: Plan): PlanView {
   const { adapter, request, invocation, driver } = plan;
-  const opening = driver.start(driverContext(plan)).send;
+  // The opening messages only: whatever the driver holds for a session (a plugin's thread) is let go at once.
+  const { state, send: opening } = driver.start(driverContext(plan));
+  driver.close?.(state);
   return {
     agent: adapter.id,
     bin: plan.bin,

@@ -1,13 +1,22 @@
 import { describe, expect, test } from "bun:test";
 import type { OdEventBody } from "../../../src/core/events.ts";
-import { linesDriver } from "../../../src/core/protocols/driver.ts";
+import { type Driver, linesDriver } from "../../../src/core/protocols/driver.ts";
 import { finishing, interpret } from "../../../src/core/protocols/interpret.ts";
 
 /** A plugin's line protocol whose parse and finish answer whatever the case asks. */
 const driverOf = (answer: () => unknown) =>
   linesDriver({ kind: "lines", createState: () => ({}), parse: answer as () => OdEventBody[], finish: answer as () => OdEventBody[] });
 
+/** The same, answering later (as a plugin's thread does): each answer a promise, a throw a rejection. */
+const laterOf = (answer: () => unknown): Driver => ({
+  ...driverOf(answer),
+  receive: async () => ({ events: answer() as OdEventBody[] }),
+  finish: async () => answer() as OdEventBody[],
+});
+
 const text: OdEventBody = { type: "text.delta", id: "t", text: "hi" };
+const usage = { type: "usage", source: "turn", inputTokens: 5, outputTokens: Infinity, costUsd: -1 } as OdEventBody;
+const counted: OdEventBody = { type: "usage", source: "turn", inputTokens: 5 };
 const line = '{"t":"x"}';
 
 // Each case: what the plugin answers, what one line becomes, what the end of the stream adds.
@@ -30,13 +39,24 @@ const cases: Array<[string, () => unknown, OdEventBody[], OdEventBody[]]> = [
     [{ type: "raw", stream: "stdout", line }],
     [{ type: "raw", stream: "stdout", line: '{"type":"text.delta"}' }],
   ],
+  ["a usage with figures that are no counts (they are dropped)", () => [usage], [counted], [counted]],
 ];
 
 describe("a plugin's answers, line by line and at the end of the stream", () => {
   for (const [name, answer, onLine, atEnd] of cases)
-    test(name, () => {
+    test(name, async () => {
       const driver = driverOf(answer);
-      expect(interpret(driver, {}, line).events).toEqual(onLine);
+      const step = interpret(driver, {}, line);
+      expect(step).not.toBeInstanceOf(Promise); // a driver that answers at once gets its step at once
+      expect(step.events).toEqual(onLine);
       expect(finishing(driver, {})).toEqual(atEnd);
+      // The same guarantees for a driver that answers with a promise, and a promise only then.
+      const later = laterOf(answer);
+      const promised = interpret(later, {}, line);
+      expect(promised).toBeInstanceOf(Promise);
+      expect((await promised).events).toEqual(onLine);
+      const ending = finishing(later, {});
+      expect(ending).toBeInstanceOf(Promise);
+      expect(await ending).toEqual(atEnd);
     });
 });
