@@ -21,6 +21,7 @@ export default defineAdapter({
   detect: {
     configDir: ".claude",
     timeoutMs: 10_000,
+    npmPackage: "@agentclientprotocol/claude-agent-acp",
     auth: {
       envKeys: [
         "ANTHROPIC_API_KEY",

@@ -20,7 +20,12 @@ export default defineAdapter({
   bin: "codex-acp",
   // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
-  detect: { configDir: ".codex", timeoutMs: 10_000, auth: { envKeys: ["CODEX_API_KEY", "OPENAI_API_KEY"] } },
+  detect: {
+    configDir: ".codex",
+    timeoutMs: 10_000,
+    npmPackage: "@agentclientprotocol/codex-acp",
+    auth: { envKeys: ["CODEX_API_KEY", "OPENAI_API_KEY"] },
+  },
   // The session's `model` option lists Codex's models (reasoning effort is a separate option).
   models: [],
   efforts: [],

@@ -13,7 +13,12 @@ export default defineAdapter({
   name: "Gemini CLI (ACP)",
   login: AGENT.login,
   ...CLI,
-  detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] }, help: { args: ["--help"], flags: ["--acp"] } },
+  detect: {
+    configDir: ".gemini",
+    npmPackage: "@google/gemini-cli",
+    auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
+    help: { args: ["--help"], flags: ["--acp"] },
+  },
   // Over ACP the model is chosen by the session's model option, from the ids Gemini lists there
   // (`od run` refuses others and names the valid ones); the command-line aliases do not apply.
   models: [],

@@ -113,7 +113,7 @@ export default defineAdapter({
   id: "gemini",
   ...AGENT,
   ...CLI,
-  detect: { configDir: ".gemini", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] } },
+  detect: { configDir: ".gemini", npmPackage: "@google/gemini-cli", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] } },
   // The `--model` aliases Gemini CLI resolves itself (auto routes between pro and flash).
   models: ["auto", "pro", "flash", "flash-lite"],
   efforts: [], // thinking is a settings.json matter; there is no flag

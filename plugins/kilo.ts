@@ -20,7 +20,7 @@ export default defineAdapter({
   fallbackBins: ["kilocode"],
   // `kilo --version` prints the bare version ("7.7.7").
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
-  detect: { configDir: ".config/kilo", timeoutMs: 15_000 },
+  detect: { configDir: ".config/kilo", timeoutMs: 15_000, npmPackage: "@kilocode/cli" },
   // Over ACP the model is the session's `model` option (`provider/model` ids Kilo lists there).
   models: [],
   efforts: [],

@@ -27,8 +27,14 @@ export default defineAdapter({
   models: [],
   detect: {
     configDir: ".pi",
-    // `pi --list-models` (on stderr) lists only providers it has credentials for.
+    npmPackage: "@mariozechner/pi-coding-agent",
+    // `pi --list-models` (on stderr) lists only providers it has credentials for: a login or key in
+    // auth.json (`{}` until then) or a provider of models.json.
     auth: {
+      files: [
+        { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/auth.json" },
+        { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/models.json", key: "providers" },
+      ],
       args: ["--list-models"],
       classify: (output) => (/no models available/i.test(output) ? "missing" : /^provider\s+model/m.test(output) ? "ok" : "unknown"),
     },

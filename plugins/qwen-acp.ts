@@ -13,7 +13,7 @@ export default defineAdapter({
   name: "Qwen Code (ACP)",
   login: AGENT.login,
   ...CLI,
-  detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
+  detect: { configDir: ".qwen", npmPackage: "@qwen-code/qwen-code", auth: { envKeys: ["OPENAI_API_KEY"] } },
   models: [],
   efforts: [],
   // Images go as ACP image blocks (the agent advertises promptCapabilities.image).

@@ -18,7 +18,7 @@ export default defineAdapter({
   bin: "reasonix",
   // `reasonix --version` prints "reasonix v1.38.11".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
-  detect: { configDir: ".reasonix" },
+  detect: { configDir: ".reasonix", npmPackage: "reasonix" },
   // The session's `model` option lists the configured `provider/model` entries.
   models: [],
   efforts: [],

@@ -21,6 +21,7 @@ export default defineAdapter({
   models: ["fable", "opus", "sonnet"],
   detect: {
     configDir: ".claude",
+    npmPackage: "@anthropic-ai/claude-code",
     help: { args: ["--help"], flags: ["--include-partial-messages"] },
     auth: {
       envKeys: [
@@ -30,6 +31,8 @@ export default defineAdapter({
         "CLAUDE_CODE_USE_BEDROCK",
         "CLAUDE_CODE_USE_VERTEX",
       ],
+      // An OAuth login on Linux and Windows (macOS keeps it in the keychain, where the probe finds it).
+      files: [{ path: "{CLAUDE_CONFIG_DIR:-.claude}/.credentials.json", key: "claudeAiOauth" }],
       // `claude auth status --json` prints {"loggedIn": true|false, ...}.
       args: ["auth", "status", "--json"],
       classify: (output) => {

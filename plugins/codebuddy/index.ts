@@ -42,6 +42,7 @@ export default defineAdapter({
   efforts: ["minimal", "low", "medium", "high", "xhigh", "max"],
   detect: {
     configDir: ".codebuddy",
+    npmPackage: "@tencent-ai/codebuddy-code",
     help: { args: ["--help"], flags: ["--include-partial-messages"] },
     auth: { envKeys: ["CODEBUDDY_API_KEY", "CODEBUDDY_AUTH_TOKEN"] },
   },

@@ -34,9 +34,15 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   detect: {
     configDir: ".codex",
+    npmPackage: "@openai/codex",
     // `codex login status`: exit 0 "Logged in using …" / "API key configured", exit 1 "Not logged in".
     auth: {
       envKeys: ["CODEX_API_KEY"],
+      // What `codex login` writes (a keyring store leaves no file: then the probe decides).
+      files: [
+        { path: "{CODEX_HOME:-.codex}/auth.json", key: "OPENAI_API_KEY" },
+        { path: "{CODEX_HOME:-.codex}/auth.json", key: "tokens" },
+      ],
       args: ["login", "status"],
       classify: (_out, code) => (code === 0 ? "ok" : code === 1 ? "missing" : "unknown"),
     },

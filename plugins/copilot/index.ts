@@ -33,6 +33,17 @@ export default defineAdapter({
   detect: {
     configDir: ".copilot",
     timeoutMs: 10_000,
+    npmPackage: "@github/copilot",
+    // Copilot updates itself into these package caches and runs the newest complete one there.
+    updateDirs: [
+      "{COPILOT_PKG_CACHE_HOME}/pkg",
+      "{COPILOT_CACHE_HOME}/pkg",
+      "{XDG_CACHE_HOME:-.cache}/copilot/pkg",
+      "Library/Caches/copilot/pkg",
+      "{LOCALAPPDATA:-AppData/Local}/copilot/pkg",
+      "{COPILOT_HOME}/pkg",
+      ".copilot/pkg",
+    ],
     auth: { envKeys: ["COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN", "COPILOT_PROVIDER_BASE_URL"] },
     models: { args: ["help", "config"], parse: parseConfigModels },
   },

@@ -57,6 +57,7 @@ export default defineAdapter({
   efforts: [], // effort is a per-model config setting, not a flag
   detect: {
     configDir: ".kimi-code",
+    npmPackage: "@moonshot-ai/kimi-code",
     models: { args: ["provider", "list", "--json"], parse: parseModelAliases },
   },
   capabilities: { streaming: true, resume: true, readOnly: false, edit: false, skills: "prompt" },

@@ -37,6 +37,7 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   detect: {
     configDir: ".config/opencode",
+    npmPackage: "opencode-ai",
     timeoutMs: 15_000,
     models: { args: ["models"], parse: parseModelList },
   },

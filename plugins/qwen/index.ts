@@ -11,7 +11,7 @@ export default defineAdapter({
   id: "qwen",
   ...AGENT,
   ...CLI,
-  detect: { configDir: ".qwen", auth: { envKeys: ["OPENAI_API_KEY"] } },
+  detect: { configDir: ".qwen", npmPackage: "@qwen-code/qwen-code", auth: { envKeys: ["OPENAI_API_KEY"] } },
   // `--model` takes the configured provider's model id; qwen has no aliases of its own for them.
   models: [],
   efforts: [], // no effort flag (settings only)

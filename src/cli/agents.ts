@@ -21,7 +21,7 @@ export default odCommand({
     const rows = detections.map((d) => [
       d.id,
       d.status,
-      d.version ?? "-",
+      d.version ?? (d.installed ? "unverified" : "-"),
       d.path ?? "-",
       d.installed ? d.auth : "-",
       d.models.length ? `${d.models.length} (${d.modelSource})` : "-",

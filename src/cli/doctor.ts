@@ -2,6 +2,7 @@ import { accessSync, constants, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { loadRegistry } from "../builtins.ts";
 import { detectCached } from "../core/agents/detect-cache.ts";
+import { PROBE_SLOW } from "../core/agents/detection.ts";
 import { liveCheck } from "../core/agents/live-check.ts";
 import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { odCommand } from "./command.ts";
@@ -29,13 +30,16 @@ export default odCommand({
     );
     const findings: Finding[] = [];
     for (const d of detections) {
-      if (d.status === "ready")
+      if (d.status === "ready") {
         findings.push({
           level: "ok",
-          what: `${d.id} ${d.version} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})`,
+          what: `${d.id} ${d.version ?? "(version unverified)"} at ${d.path} (auth: ${d.auth}${d.confident ? "" : ", no config folder yet"})`,
         });
-      else if (d.status !== "missing")
-        for (const p of d.problems) findings.push({ level: "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
+        // Notes on a usable agent (a probe too slow to answer): worth knowing, nothing broken.
+        for (const p of d.problems) findings.push({ level: "warn", what: `${d.id}: ${p.message}`, fix: p.hint });
+      } else if (d.status !== "missing")
+        for (const p of d.problems)
+          findings.push({ level: p.code === PROBE_SLOW ? "warn" : "broken", what: `${d.id}: ${p.message}`, fix: p.hint });
     }
     for (const d of detections.filter((x) => x.via === "tool-dir" && x.path))
       findings.push({

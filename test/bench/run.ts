@@ -10,7 +10,8 @@
  *   bun run bench -- --quick          fewer repetitions, smaller streams
  *   bun run bench -- --only parse,scale
  *
- * Sections: parse, latency, startup, detect, scale, acp. Needs dist/od (`npm run build`; built here when missing);
+ * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs;
+ * skipped with a note when its cache lacks them). Needs dist/od (`npm run build`; built here when missing);
  * OD_BENCH_OD=/path/to/od measures another build instead (a proposed fix, side by side).
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import { benchDetect } from "./detect.bench.ts";
 import { OD } from "./fakes.ts";
 import { benchLatency } from "./latency.bench.ts";
 import { benchParse } from "./parse.bench.ts";
+import { benchRealDetect } from "./real-detect.bench.ts";
 import { benchScale } from "./scale.bench.ts";
 import { benchStartup } from "./startup.bench.ts";
 import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
@@ -49,6 +51,7 @@ const sections: Array<[string, () => Promise<Figure[]>]> = [
   ["detect", () => benchDetect({ reps: quick ? 2 : 5, slowMs: 500, slowBin: "claude" })],
   ["scale", () => benchScale({ ns: [1, 8, 32, 128], events: 10_000, reps: (n) => (quick ? 1 : n >= 128 ? 2 : 3) })],
   ["acp", () => benchAcp({ reps: quick ? 2 : 5, updates: 2000 })],
+  ["real-detect", () => benchRealDetect({ reps: quick ? 1 : 3, burners: 2 })],
 ];
 
 const m = machine();

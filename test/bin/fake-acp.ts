@@ -2,7 +2,8 @@
 /**
  * A scripted ACP agent for tests. It answers the handshake itself and plays
  * $FAKE_SCRIPT (JSON) when prompted:
- *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[], "configModels"?: string[], "authError"?: string,
+ *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[],
+ *     "modelNames"?: {id: name} (display names of "models"), "configModels"?: string[], "authError"?: string,
  *     "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
@@ -71,7 +72,7 @@ for await (const chunk of Bun.stdin.stream()) {
         const models = script.models
           ? {
               models: {
-                availableModels: script.models.map((modelId: string) => ({ modelId, name: modelId })),
+                availableModels: script.models.map((modelId: string) => ({ modelId, name: script.modelNames?.[modelId] ?? modelId })),
                 currentModelId: script.models[0],
               },
             }

@@ -2,6 +2,7 @@
  * `GET /api/agents/:id/models` and `od models --agent <id> --json` must tell the same
  * story for every built-in adapter: they once read different sources, and the route
  * answered pi's empty alias list (["default"]) while the CLI listed pi's real catalog.
+ * ACP agents' models come from session/new at detection (they were not discovered at all).
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
@@ -11,16 +12,25 @@ import { Slots } from "../../src/core/run/slots.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
 import { RunStore } from "../../src/server/runs.ts";
-import { ROOT, tmpdir } from "../helpers.ts";
+import { FAKE_ACP, ROOT, tmpdir } from "../helpers.ts";
 import { HOST, TOKEN } from "./support.ts";
 
 // What `pi --list-models` prints (on stderr), so pi has a catalog beyond its empty alias list.
 const PI_TABLE = "provider   model           context\\nanthropic  claude-test-1   200K\\nopenai     gpt-test-2      128K\\n";
 
-/** One shell fake per adapter binary: a version for everyone, pi's model table for `--list-models`. */
+// What every ACP agent's session/new offers here (test/bin/fake-acp.ts).
+const ACP_MODELS = ["acp-model-1", "acp-model-2"];
+
+/**
+ * One shell fake per adapter binary: a version for everyone, pi's model table for `--list-models`,
+ * and the fake ACP agent for an ACP command (`--acp`, `acp`, or no arguments: the bridges).
+ */
 function installFakes(bin: string, names: string[]) {
   mkdirSync(bin, { recursive: true });
-  const script = `#!/bin/sh\ncase "$1" in --list-models) printf '${PI_TABLE}' >&2;; *) echo 1.2.3;; esac\n`;
+  const acpScript = join(bin, "..", "acp.json");
+  writeFileSync(acpScript, JSON.stringify({ models: ACP_MODELS, modes: ["default", "plan"], turn: [] }));
+  const acp = `FAKE_SCRIPT="${acpScript}" exec "${process.execPath}" "${FAKE_ACP}"`;
+  const script = `#!/bin/sh\ncase "$1" in --list-models) printf '${PI_TABLE}' >&2;; --acp|--experimental-acp|acp|"") ${acp};; *) echo 1.2.3;; esac\n`;
   for (const name of names) {
     writeFileSync(join(bin, name), script);
     chmodSync(join(bin, name), 0o755);
@@ -64,7 +74,22 @@ describe("GET /api/agents/:id/models", () => {
 
     // The case that was wrong: pi's catalog, not just "default".
     const pi = pairs.find((p) => p.id === "pi")!;
-    expect(pi.cli).toMatchObject({ models: ["default", "anthropic/claude-test-1", "openai/gpt-test-2"], source: "catalog" });
+    expect(pi.cli).toMatchObject({
+      models: ["default", "anthropic/claude-test-1", "openai/gpt-test-2"],
+      source: "catalog",
+      exhaustive: true,
+    });
+    // And every ACP agent's: the models its session/new offers, which the agent alone decides.
+    const acpIds = adapters.filter((a) => a.protocol.kind === "driver" && a.protocol.driver === "acp").map((a) => a.id);
+    expect(acpIds).toContain("gemini-acp");
+    for (const id of acpIds)
+      expect({ id, ...(pairs.find((p) => p.id === id)!.cli as object) }).toMatchObject({
+        id,
+        models: ["default", ...ACP_MODELS],
+        source: "catalog",
+        exhaustive: true,
+        modes: ["default", "plan"],
+      });
   }, 60_000);
 
   test("an unknown agent is a 404 AGENT_UNKNOWN", async () => {

@@ -5,6 +5,7 @@ import { resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../version.ts";
 import type { Adapter } from "./adapter.ts";
 import { type Detection, detectAll } from "./detect.ts";
+import { PROBE_SLOW } from "./detection.ts";
 
 type Env = Record<string, string | undefined>;
 
@@ -35,8 +36,8 @@ export function cachePath(env: Env = process.env): string {
 /**
  * Detection through `~/.open-design/agents.json`: an entry is reused for 24 h
  * while the binary's path and mtime and od's version are unchanged; anything
- * else is probed again (in parallel) and written back. A corrupt or unreadable
- * cache is ignored and rewritten, never fatal.
+ * else is detected again and written back, but for a detection whose probe did
+ * not answer in time. A corrupt or unreadable cache is ignored and rewritten, never fatal.
  */
 export async function detectCached(
   adapters: Adapter[],
@@ -64,7 +65,8 @@ export async function detectCached(
   for (const [id] of hits) fresh.entries[id] = cache.entries[id]!;
   for (const detection of probed) {
     const key = keys.get(detection.id);
-    if (key) fresh.entries[detection.id] = { ...key, at: now, detection };
+    // A probe too slow to answer says nothing worth keeping for 24 h: the next look asks again.
+    if (key && !detection.problems.some((p) => p.code === PROBE_SLOW)) fresh.entries[detection.id] = { ...key, at: now, detection };
   }
   save(file, fresh);
   const byId = new Map([...hits, ...probed.map((d) => [d.id, d] as const)]);

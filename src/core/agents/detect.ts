@@ -2,24 +2,53 @@ import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { OdError } from "../errors.ts";
-import { probe } from "../os/probe.ts";
+import { type ProbeResult, probe, type Slots } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Adapter, AuthState } from "./adapter.ts";
+import { authFromFiles } from "./auth-on-disk.ts";
+import { withModelCatalog } from "./catalog.ts"; // model catalog (issue 19): the one call in detectOne
 import { detectLoop } from "./detect-loop.ts";
-import type { Detection } from "./detection.ts";
+import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
+import { compareVersions, type DiskVersion, versionOnDisk } from "./version-on-disk.ts";
 
 type Env = Record<string, string | undefined>;
 
-export const DEFAULT_PROBE_MS = 3000;
+/** A probe's time limit, from its start: generous, since a slow answer on a busy machine is still an answer. */
+export const DEFAULT_PROBE_MS = 15_000;
 
 export type { Detection, Problem } from "./detection.ts";
+export { compareVersions } from "./version-on-disk.ts";
 
-/** Detects every adapter at once: total time is about the slowest probe, not the sum. One failing probe never hurts the others. */
-export function detectAll(adapters: Adapter[], env: Env = process.env): Promise<Detection[]> {
-  return Promise.all(adapters.map((a) => detectOne(a, env).catch((err) => crashed(a, err))));
+/**
+ * One detection pass: probes go through `slots` (one per core unless given) and
+ * an identical command (gemini and gemini-acp both run `gemini --version`) runs once.
+ */
+export interface DetectContext {
+  run(cmd: string[], timeoutMs: number): Promise<ProbeResult>;
 }
 
-export async function detectOne(adapter: Adapter, env: Env = process.env): Promise<Detection> {
+export function detectContext(env: Env, slots?: Slots): DetectContext {
+  const runs = new Map<string, Promise<ProbeResult>>();
+  return {
+    run(cmd, timeoutMs) {
+      const key = JSON.stringify(cmd);
+      if (!runs.has(key)) runs.set(key, probe(cmd, { env, timeoutMs, slots }));
+      return runs.get(key)!;
+    },
+  };
+}
+
+/**
+ * Detects every adapter at once. A version the install tells on disk costs no
+ * process; the rest queue for a core, so no probe's clock runs while it waits.
+ * One failing adapter never hurts the others.
+ */
+export function detectAll(adapters: Adapter[], env: Env = process.env, opts: { slots?: Slots } = {}): Promise<Detection[]> {
+  const ctx = detectContext(env, opts.slots);
+  return Promise.all(adapters.map((a) => detectOne(a, env, ctx).catch((err) => crashed(a, err))));
+}
+
+export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = detectContext(env)): Promise<Detection> {
   if (adapter.protocol.kind === "loop") return detectLoop(adapter, env); // no executable: configured or not
   const base = baseOf(adapter, env);
   let path: string;
@@ -31,47 +60,30 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
     return { ...base, status: "missing", problems: [{ code: e.code, message: e.message, hint: e.hint }] };
   }
   const timeoutMs = adapter.detect.timeoutMs ?? DEFAULT_PROBE_MS;
-  // Probes that share a command (pi's auth and model catalog are both `--list-models`) run once.
-  const runs = new Map<string, ReturnType<typeof probe>>();
-  const run = (args: string[]) => {
-    const key = JSON.stringify(args);
-    if (!runs.has(key)) runs.set(key, probe([path, ...args], { env, timeoutMs }));
-    return runs.get(key)!;
+  const run = (args: string[]) => ctx.run([path, ...args], timeoutMs);
+  const home = env.HOME || homedir();
+  const nodeVersion = async (node: string) => {
+    const r = await ctx.run([node, "--version"], timeoutMs);
+    return r.exitCode === 0 ? r.output.split("\n")[0] : undefined;
   };
+  const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion });
   const [version, help, auth, models] = await Promise.all([
-    run(adapter.version.args),
+    disk ? undefined : run(adapter.version.args),
     adapter.detect.help ? run(adapter.detect.help.args) : undefined,
     authState(adapter, env, run),
     adapter.detect.models ? run(adapter.detect.models.args) : undefined,
   ]);
-
   const d: Detection = { ...base, path, via };
-  if (version.failedToStart || version.timedOut || version.exitCode === 126 || version.exitCode === 127 || version.exitCode !== 0) {
-    const why = version.failedToStart
-      ? "cannot be started"
-      : version.timedOut
-        ? `did not answer within ${timeoutMs} ms`
-        : `exited with ${version.exitCode}`;
-    return {
-      ...d,
-      status: version.failedToStart || version.exitCode === 126 || version.exitCode === 127 ? "missing" : "broken",
-      problems: [
-        {
-          code: "AGENT_NOT_FOUND",
-          message: `\`${path} ${adapter.version.args.join(" ")}\` ${why}`,
-          hint: `Reinstall with \`${adapter.install}\`.`,
-        },
-      ],
-    };
-  }
+  const failed = versionFailure(adapter, path, version);
+  if (failed) return { ...d, ...failed };
+  Object.assign(d, versionOf(adapter, path, timeoutMs, disk, version));
   d.installed = true;
-  d.version =
-    safe(() => adapter.version.parse?.(version.output)) ??
-    version.output.match(/\d+\.\d+(\.\d+)?[\w.+-]*/)?.[0] ??
-    version.output.split("\n")[0];
   d.confident = !adapter.detect.configDir || d.configDir !== undefined;
-  if (help && adapter.detect.help)
-    d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escapeRegExp(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
+  if (help && adapter.detect.help) {
+    if (help.timedOut) d.problems.push(slow(path, adapter.detect.help.args, timeoutMs, "its optional flags are unknown"));
+    else
+      d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escapeRegExp(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
+  }
   if (models && adapter.detect.models && models.exitCode === 0) {
     const listed = [
       ...new Set(
@@ -83,6 +95,50 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
     if (listed.length) Object.assign(d, { models: listed, modelSource: "catalog" as const });
   }
   d.auth = auth;
+  settle(adapter, d);
+  return withModelCatalog(adapter, d, env); // model catalog (catalog.ts): ACP session/new's models; how far a catalog is trusted
+}
+
+/** The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken. A slow one is neither. */
+function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefined): Partial<Detection> | undefined {
+  if (!r || r.timedOut || r.exitCode === 0) return undefined;
+  const command = `\`${[path, ...adapter.version.args].join(" ")}\``;
+  if (r.failedToStart || r.exitCode === 126 || r.exitCode === 127)
+    return {
+      status: "missing",
+      problems: [{ code: "AGENT_NOT_FOUND", message: `${command} cannot be started`, hint: `Reinstall with \`${adapter.install}\`.` }],
+    };
+  const said = r.output.split("\n").at(-1)?.slice(0, 200);
+  return {
+    status: "broken",
+    problems: [
+      {
+        code: "AGENT_CRASHED",
+        message: `${command} exited with ${r.exitCode}${said ? `: ${said}` : ""}`,
+        hint: `Reinstall with \`${adapter.install}\`.`,
+      },
+    ],
+  };
+}
+
+function versionOf(adapter: Adapter, path: string, timeoutMs: number, disk: DiskVersion | undefined, r: ProbeResult | undefined) {
+  if (disk) return { version: disk.version, versionFrom: disk.from };
+  if (!r || r.timedOut) return { problems: [slow(path, adapter.version.args, timeoutMs, "it is there, its version unverified")] };
+  const version =
+    safe(() => adapter.version.parse?.(r.output)) ?? r.output.match(/\d+\.\d+(\.\d+)?[\w.+-]*/)?.[0] ?? r.output.split("\n")[0];
+  return { version, versionFrom: "probe" as const };
+}
+
+function slow(path: string, args: string[], timeoutMs: number, meaning: string): Problem {
+  return {
+    code: PROBE_SLOW,
+    message: `\`${[path, ...args].join(" ")}\` did not answer within ${timeoutMs} ms (a busy machine?): ${meaning}`,
+    hint: "Run `od agents --refresh` when the machine is quieter.",
+  };
+}
+
+/** The status from what is known: below minVersion is outdated, a missing login logged-out, else ready. */
+function settle(adapter: Adapter, d: Detection): void {
   if (adapter.detect.minVersion && d.version && compareVersions(d.version, adapter.detect.minVersion) < 0) {
     d.status = "outdated";
     d.problems.push({
@@ -90,7 +146,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
       message: `${adapter.name} ${d.version} is older than ${adapter.detect.minVersion}`,
       hint: `Upgrade: ${adapter.install}`,
     });
-  } else if (auth === "missing") {
+  } else if (d.auth === "missing") {
     d.status = "logged-out";
     d.problems.push({
       code: "AGENT_AUTH_REQUIRED",
@@ -98,7 +154,6 @@ export async function detectOne(adapter: Adapter, env: Env = process.env): Promi
       hint: adapter.login ? `Log in: ${adapter.login}` : undefined,
     });
   } else d.status = "ready";
-  return d;
 }
 
 function baseOf(adapter: Adapter, env: Env): Detection {
@@ -125,10 +180,12 @@ export function probeAuth(adapter: Adapter, path: string, env: Env = process.env
   return authState(adapter, env, (args) => probe([path, ...args], { env, timeoutMs: adapter.detect.timeoutMs ?? DEFAULT_PROBE_MS }));
 }
 
-async function authState(adapter: Adapter, env: Env, run: (args: string[]) => ReturnType<typeof probe>): Promise<AuthState> {
+/** From the environment, then the CLI's credential files, then its auth probe. */
+async function authState(adapter: Adapter, env: Env, run: (args: string[]) => Promise<ProbeResult>): Promise<AuthState> {
   const auth = adapter.detect.auth;
   if (!auth) return "unknown";
   if (auth.envKeys.some((k) => env[k])) return "ok";
+  if (authFromFiles(adapter, env, env.HOME || homedir())) return "ok";
   if (!auth.args || !auth.classify) return "unknown";
   const r = await run(auth.args);
   if (r.failedToStart || r.timedOut) return "unknown";
@@ -141,20 +198,6 @@ function crashed(adapter: Adapter, err: unknown): Detection {
     status: "broken",
     problems: [{ code: "INTERNAL", message: `detecting ${adapter.id} failed: ${(err as Error)?.message ?? err}` }],
   };
-}
-
-/** Numeric dotted comparison; pre-release tails are ignored. */
-export function compareVersions(a: string, b: string): number {
-  const pa = a
-    .split(/[^\d.]/)[0]!
-    .split(".")
-    .map(Number);
-  const pb = b.split(".").map(Number);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d) return Math.sign(d);
-  }
-  return 0;
 }
 
 function safe<T>(f: () => T): T | undefined {

@@ -1,6 +1,13 @@
 /** What detection tells of one adapter: the shape `od agents`, `od doctor`, the server and the library share. */
 import type { AuthState } from "./adapter.ts";
 
+/**
+ * A probe that did not answer in time (a busy machine): the CLI is there, so the
+ * agent stays ready and only what the probe would have told (its version, its
+ * optional flags) is unknown. Such a detection is not cached.
+ */
+export const PROBE_SLOW = "PROBE_SLOW";
+
 export interface Problem {
   code: string;
   message: string;
@@ -19,6 +26,8 @@ export interface Detection {
   /** How the executable was found; "tool-dir" means PATH lacks its folder. */
   via?: "override" | "path" | "tool-dir";
   version?: string;
+  /** Where `version` came from: the install on disk (an npm package.json, a versioned folder), or the CLI's `--version`. */
+  versionFrom?: "package" | "install-dir" | "probe";
   configDir?: string;
   auth: AuthState;
   login?: string;
@@ -27,5 +36,6 @@ export interface Detection {
   models: string[];
   modelSource: "catalog" | "aliases" | "none";
   efforts: string[];
+  /** Why the agent is not ready; on a ready agent, notes that change nothing of its use (code PROBE_SLOW). */
   problems: Problem[];
 }

@@ -5,6 +5,7 @@
  * `--list-models` catalog), so the web UI offered pi only "default".
  */
 import { OdError } from "../errors.ts";
+import type { CatalogDetection } from "./catalog.ts";
 import type { Detection } from "./detect.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";
@@ -17,6 +18,17 @@ export interface ModelList {
   efforts: string[];
   /** Where the models came from: the agent's own catalog, the adapter's aliases, or nowhere. */
   source: Detection["modelSource"];
+  /**
+   * For a catalog: true when it is everything the agent accepts (`od run` refuses any other
+   * model before starting it), false when it is a hint (other ids are passed on).
+   */
+  exhaustive?: boolean;
+  /** The catalog's origin, for people ("`pi --list-models`", "ACP session/new"). */
+  from?: string;
+  /** Display names by id, where an ACP agent gives them (a run takes either). */
+  names?: Record<string, string>;
+  /** Session modes an ACP agent offers. */
+  modes?: string[];
 }
 
 /**
@@ -36,5 +48,19 @@ export async function listModels(registry: Registry, agent: string, opts: { env?
         .join(", ")}.`,
     );
   const [d] = (await detectCached([adapter], { env: opts.env, refresh: opts.refresh })).detections;
-  return { models: ["default", ...d!.models], efforts: d!.efforts, source: d!.modelSource };
+  return modelListOf(d as CatalogDetection);
+}
+
+/** A detection's models as every surface shows them; an agent that lists "default" itself is not shown it twice. */
+export function modelListOf(d: CatalogDetection): ModelList {
+  const catalog = d.modelSource === "catalog" ? d.catalog : undefined;
+  return {
+    models: [...new Set(["default", ...d.models])],
+    efforts: d.efforts,
+    source: d.modelSource,
+    ...(d.modelSource === "catalog" ? { exhaustive: Boolean(catalog?.exhaustive) } : {}),
+    ...(catalog ? { from: catalog.from } : {}),
+    ...(catalog?.names ? { names: catalog.names } : {}),
+    ...(d.catalog?.modes ? { modes: d.catalog.modes } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { killGroup } from "./process-group.ts";
 
 export interface ProbeResult {
@@ -22,14 +22,54 @@ export function stripTerminal(text: string): string {
 }
 
 /**
+ * At most `size` holders at once; the rest wait in order. A real CLI's
+ * `--version` costs up to 2 s of CPU: started all at once on a busy machine,
+ * probes only queue behind each other inside the kernel, and each one's time
+ * limit runs out while it waits. Queued here, a probe's clock starts when it runs.
+ */
+export class Slots {
+  #free: number;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(readonly size: number) {
+    this.#free = Math.max(1, Math.floor(size));
+  }
+
+  async run<T>(f: () => Promise<T>): Promise<T> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await f();
+    } finally {
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    }
+  }
+}
+
+/** The slots every probe of this process shares: one per core. */
+export const PROBE_SLOTS = new Slots(availableParallelism());
+
+/**
  * Runs one short, non-interactive command (`--version`, `auth status`, a model
  * catalog) with stdin closed, in its own process group, killed at the time limit,
- * its output capped. Never throws.
+ * its output capped. Never throws. It first waits for one of `slots` (default:
+ * one per core, shared by the process); `timeoutMs` counts from its start.
  */
-export async function probe(
-  cmd: string[],
-  opts: { env: Record<string, string | undefined>; timeoutMs: number; maxBytes?: number; cwd?: string },
-): Promise<ProbeResult> {
+export function probe(cmd: string[], opts: ProbeOptions): Promise<ProbeResult> {
+  return (opts.slots ?? PROBE_SLOTS).run(() => probeNow(cmd, opts));
+}
+
+export interface ProbeOptions {
+  env: Record<string, string | undefined>;
+  timeoutMs: number;
+  maxBytes?: number;
+  cwd?: string;
+  slots?: Slots;
+}
+
+async function probeNow(cmd: string[], opts: ProbeOptions): Promise<ProbeResult> {
   const maxBytes = opts.maxBytes ?? 1024 * 1024;
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {

@@ -14,9 +14,7 @@ export type ModelChoice =
  */
 export function acpModelStep(session: Rec, model: string | undefined): ModelChoice {
   if (!model) return { kind: "none" };
-  const option = arr(session.configOptions)
-    .map(asRecord)
-    .find((o) => o && [o.category, o.id, o.name].some((v) => typeof v === "string" && v.toLowerCase() === "model"));
+  const option = configOption(session, "model");
   const listed = option ? optionValues(option.options) : modelList(session);
   if (!listed.length) {
     // Nothing advertised: the adapter passes the model on the CLI's command line where it can.
@@ -30,9 +28,37 @@ export function acpModelStep(session: Rec, model: string | undefined): ModelChoi
   return { kind: "set", method: "session/set_model", params: { modelId: match.id } };
 }
 
-interface Listed {
+/** A model (or mode) a session offers: the id it is selected by, and the name people see. */
+export interface Listed {
   id: string;
   name?: string;
+}
+
+/**
+ * The models a session/new answer offers, read as a run selects among them
+ * (acpModelStep): the `model` config option's values, else `models.availableModels`.
+ */
+export function acpModels(session: Rec): Listed[] {
+  const option = configOption(session, "model");
+  return option ? optionValues(option.options) : modelList(session);
+}
+
+/** The session modes offered: the `mode` config option's values, else `modes.availableModes`. */
+export function acpModes(session: Rec): Listed[] {
+  const option = configOption(session, "mode");
+  if (option) return optionValues(option.options);
+  return arr(asRecord(session.modes)?.availableModes).flatMap((m) => {
+    const r = asRecord(m);
+    const id = str(r?.id);
+    return id ? [{ id, name: str(r?.name) }] : [];
+  });
+}
+
+/** A config option by its category, id or name (case-insensitive). */
+function configOption(session: Rec, kind: string): Rec | undefined {
+  return arr(session.configOptions)
+    .map(asRecord)
+    .find((o) => o && [o.category, o.id, o.name].some((v) => typeof v === "string" && v.toLowerCase() === kind));
 }
 
 function modelList(session: Rec): Listed[] {

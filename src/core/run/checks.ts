@@ -1,5 +1,7 @@
 import { statSync } from "node:fs";
 import type { Adapter } from "../agents/adapter.ts";
+import { catalogRefusal } from "../agents/catalog-check.ts";
+import type { Detection } from "../agents/detection.ts";
 import type { Registry } from "../agents/registry.ts";
 import { OdError } from "../errors.ts";
 import { loadSkills, type Skill } from "../skills/catalog.ts";
@@ -26,6 +28,12 @@ export function checkRequest(adapter: Adapter, request: ValidRequest, registry: 
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");
   checkPassThrough(adapter, request, registry);
+}
+
+/** A model the agent's exhaustive catalog lacks, as the cached detection knows it (never probed here). */
+export function checkModel(adapter: Adapter, model: string | undefined, detection: Detection | undefined): void {
+  const refusal = catalogRefusal(adapter, detection, model);
+  if (refusal) throw refusal;
 }
 
 function checkEffort(adapter: Adapter, effort: string | undefined): void {

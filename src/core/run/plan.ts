@@ -13,7 +13,7 @@ import type { Driver, DriverContext } from "../protocols/driver.ts";
 import { driverFor } from "../protocols/index.ts";
 import { applySkills } from "../skills/apply.ts";
 import type { Skill } from "../skills/catalog.ts";
-import { checkImages, checkRequest, resolveSkills } from "./checks.ts";
+import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.ts";
 import type { ImageInput } from "./images.ts";
 import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
 
@@ -60,6 +60,9 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   }
   const adapter = entry.adapter;
   checkRequest(adapter, request, registry);
+  // What detection last saw (cached; nothing is probed here): the CLI's flags and its model catalog.
+  const detection = adapter.protocol.kind === "loop" ? undefined : cachedDetection(adapter, env);
+  checkModel(adapter, request.model, detection);
   if (request.role) {
     const { promptPrefix } = useRole(adapter, request.cwd, request.role);
     if (promptPrefix) request.prompt = `${promptPrefix}\n\n${request.prompt}`;
@@ -72,7 +75,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   guardPromptArgBudget(adapter, composed, opts.platform);
   const images = checkImages(adapter, request, registry);
   const { bin, resolved } = executable(adapter, env);
-  const cached = resolved && adapter.protocol.kind !== "loop" ? cachedDetection(adapter, env)?.flags : undefined;
+  const cached = resolved ? detection?.flags : undefined;
   const plan: Omit<Plan, "invocation"> = {
     adapter,
     request,

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { type AdapterInput, validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
-import { stripTerminal } from "../../../src/core/os/probe.ts";
+import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
+import { Slots, stripTerminal } from "../../../src/core/os/probe.ts";
 import { tmpdir } from "../../helpers.ts";
 
 /** A fake CLI: a shell script that logs each call, then answers per subcommand. */
@@ -49,43 +50,67 @@ const envFor = (dir: string, extra: Record<string, string> = {}) => ({
 });
 
 describe("detection", () => {
-  test("found, missing, ghost shim, crashing and hanging CLIs, each reported honestly", async () => {
+  test("found, missing, ghost shim and crashing CLIs, each reported honestly", async () => {
     await using tmp = tmpdir();
     fakeCli(tmp.path, "good", 'echo "good-cli v1.2.3"');
     fakeCli(tmp.path, "ghost", "exit 127");
     fakeCli(tmp.path, "crashy", "echo boom >&2; exit 2");
-    fakeCli(tmp.path, "hangs", "sleep 30");
-    const found = await detectAll(
-      [adapter("good"), adapter("absent"), adapter("ghost"), adapter("crashy"), adapter("hangs", { detect: { timeoutMs: 300 } })],
-      envFor(tmp.path),
-    );
+    const found = await detectAll([adapter("good"), adapter("absent"), adapter("ghost"), adapter("crashy")], envFor(tmp.path));
     const by = Object.fromEntries(found.map((d) => [d.id, d]));
     expect(by.good).toMatchObject({ status: "ready", installed: true, version: "1.2.3", confident: true });
     expect(by.absent).toMatchObject({ status: "missing", installed: false });
+    expect(by.absent!.problems[0]).toMatchObject({ code: "AGENT_NOT_FOUND" });
     expect(by.absent!.problems[0]!.hint).toContain("npm i -g absent");
     expect(by.ghost).toMatchObject({ status: "missing", installed: false });
+    expect(by.ghost!.problems[0]).toMatchObject({ code: "AGENT_NOT_FOUND" });
     expect(by.crashy).toMatchObject({ status: "broken", installed: false });
-    expect(by.hangs).toMatchObject({ status: "broken" });
-    expect(by.hangs!.problems[0]!.message).toContain("did not answer within 300 ms");
+    expect(by.crashy!.problems[0]).toMatchObject({ code: "AGENT_CRASHED" });
+    expect(by.crashy!.problems[0]!.message).toContain("exited with 2: boom");
   });
 
-  test("probes run in parallel: every slow probe starts before any finishes", async () => {
+  test("a CLI too slow to answer --version is there: ready, its version unverified, never 'not found'", async () => {
     await using tmp = tmpdir();
-    const ids = ["s1", "s2", "s3", "s4"];
-    // Each probe waits until all four have started: one at a time, the first would wait until its timeout, and none would end.
+    fakeCli(tmp.path, "hangs", "sleep 30");
+    const [d] = await detectAll([adapter("hangs", { detect: { timeoutMs: 300 } })], envFor(tmp.path));
+    expect(d).toMatchObject({ status: "ready", installed: true, path: join(tmp.path, "bin", "hangs") });
+    expect(d!.version).toBeUndefined();
+    expect(d!.problems).toHaveLength(1);
+    expect(d!.problems[0]).toMatchObject({ code: PROBE_SLOW });
+    expect(d!.problems[0]!.message).toContain("did not answer within 300 ms");
+    expect(JSON.stringify(d)).not.toMatch(/AGENT_NOT_FOUND|[Rr]einstall/);
+  });
+
+  test("probes queue for a core: never more at once than the slots, and each one's clock starts when it runs", async () => {
+    await using tmp = tmpdir();
+    const ids = ["s1", "s2", "s3", "s4", "s5"];
+    // Each takes 250 ms against a 400 ms limit: the later ones wait longer than that for a slot, and must not time out.
     const timeline = join(tmp.path, "timeline");
-    for (const id of ids)
-      fakeCli(
-        tmp.path,
-        id,
-        `echo start >> "${timeline}"; until [ "$(grep -c start "${timeline}")" -ge 4 ]; do sleep 0.01; done; echo end >> "${timeline}"; echo 1.0.0`,
-      );
+    for (const id of ids) fakeCli(tmp.path, id, `echo start >> "${timeline}"; sleep 0.25; echo end >> "${timeline}"; echo 1.0.0`);
     const found = await detectAll(
-      ids.map((id) => adapter(id)),
+      ids.map((id) => adapter(id, { detect: { timeoutMs: 400 } })),
+      envFor(tmp.path),
+      { slots: new Slots(2) },
+    );
+    expect(found.map((d) => [d.status, d.version])).toEqual(ids.map(() => ["ready", "1.0.0"]));
+    let running = 0;
+    let most = 0;
+    for (const event of readFileSync(timeline, "utf8").trim().split("\n")) {
+      running += event === "start" ? 1 : -1;
+      most = Math.max(most, running);
+    }
+    expect(most).toBe(2);
+  });
+
+  test("one command shared by two adapters (gemini and gemini-acp) runs once", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "twin", 'case "$1" in --help) echo "  --acp";; *) echo 1.2.0;; esac');
+    const found = await detectAll(
+      [adapter("twin"), adapter("twin-acp", { bin: "twin", detect: { help: { args: ["--help"], flags: ["--acp"] } } })],
       envFor(tmp.path),
     );
-    expect(found.map((d) => d.status)).toEqual(["ready", "ready", "ready", "ready"]);
-    expect(readFileSync(timeline, "utf8")).toBe("start\n".repeat(4) + "end\n".repeat(4));
+    expect(found.map((d) => d.version)).toEqual(["1.2.0", "1.2.0"]);
+    expect(found[1]!.flags).toEqual(["--acp"]);
+    expect(calls(tmp.path, "twin").sort()).toEqual(["--help", "--version"]);
   });
 
   test("auth: env keys skip the probe; the probe's classifier decides; the login hint comes along", async () => {
@@ -114,6 +139,39 @@ describe("detection", () => {
     const before = calls(tmp.path, "authy").length;
     expect((await detectAll([authy], envFor(tmp.path, { AUTHY_KEY: "k" })))[0]!.auth).toBe("ok");
     expect(calls(tmp.path, "authy").slice(before)).toEqual(["--version"]); // no status probe
+  });
+
+  test("auth: a credentials file the CLI writes is a login without starting it; its absence leaves it to the probe", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "authy", 'case "$1" in status) echo "not logged in"; exit 1;; *) echo 2.0.0;; esac');
+    const authy = adapter("authy", {
+      detect: {
+        auth: {
+          files: [{ path: "{AUTHY_HOME:-.authy}/auth.json", key: "tokens" }],
+          args: ["status"],
+          classify: (out) => (out.includes("not logged") ? "missing" : "ok"),
+        },
+      },
+    });
+    const env = envFor(tmp.path);
+    expect((await detectAll([authy], env))[0]).toMatchObject({ status: "logged-out", auth: "missing" });
+    mkdirSync(join(tmp.path, ".authy"));
+    writeFileSync(join(tmp.path, ".authy", "auth.json"), JSON.stringify({ tokens: null, other: 1 }));
+    expect((await detectAll([authy], env))[0]).toMatchObject({ auth: "missing" }); // the key it names is not set
+    writeFileSync(join(tmp.path, ".authy", "auth.json"), JSON.stringify({ tokens: { access: "x" } }));
+    const before = calls(tmp.path, "authy").length;
+    expect((await detectAll([authy], env))[0]).toMatchObject({ status: "ready", auth: "ok" });
+    expect(calls(tmp.path, "authy").slice(before)).toEqual(["--version"]);
+    // Without a key, the file must hold something: pi writes `{}` before any login.
+    const bare = adapter("authy", {
+      detect: { auth: { files: [{ path: ".authy/keys.json" }], args: ["status"], classify: () => "missing" } },
+    });
+    writeFileSync(join(tmp.path, ".authy", "keys.json"), "{}");
+    expect((await detectAll([bare], env))[0]).toMatchObject({ auth: "missing" });
+    writeFileSync(join(tmp.path, ".authy", "keys.json"), JSON.stringify({ anthropic: { type: "api_key" } }));
+    expect((await detectAll([bare], env))[0]).toMatchObject({ auth: "ok" });
+    // Where the CLI's own variable moves its folder, that folder is the one read.
+    expect((await detectAll([authy], envFor(tmp.path, { AUTHY_HOME: join(tmp.path, "elsewhere") })))[0]).toMatchObject({ auth: "missing" });
   });
 
   test("model catalog: escapes stripped, garbage dropped, aliases when there is no catalog", async () => {
@@ -150,6 +208,18 @@ describe("detection", () => {
       envFor(tmp.path),
     );
     expect(d!.flags).toEqual(["--fast"]);
+  });
+
+  test("a help scan too slow to answer leaves the flags unknown (not absent), and that detection is not cached", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "helpy", 'case "$1" in --help) sleep 30;; *) echo 3.1.0;; esac');
+    const helpy = adapter("helpy", { detect: { timeoutMs: 300, help: { args: ["--help"], flags: ["--fast"] } } });
+    const env = envFor(tmp.path);
+    const { detections } = await detectCached([helpy], { env });
+    expect(detections[0]).toMatchObject({ status: "ready", version: "3.1.0" });
+    expect(detections[0]!.flags).toBeUndefined();
+    expect(detections[0]!.problems[0]).toMatchObject({ code: PROBE_SLOW });
+    expect((await detectCached([helpy], { env })).cached).toEqual([]);
   });
 
   test("a minimum version marks older installs outdated", async () => {

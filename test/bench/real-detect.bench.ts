@@ -1,0 +1,224 @@
+/**
+ * 7. Detection against real CLIs, where shell-script fakes that sleep cannot show it: a real
+ * Node CLI's `--version` costs 0.3–2 s of CPU, so probes started together on a busy machine
+ * queue behind each other. The seven CLIs of the live lane (test/live/clis.ts: claude, codex,
+ * gemini, qwen, pi, opencode, copilot), as npm installed them in its cache (`npm run test:live`
+ * fills it), each set up as a logged-in user has it in a fresh HOME. Quiet, then beside two CPU
+ * burners (`bun -e "for(;;){}"`): the slowest single `--version` alone, cold `od agents --refresh`
+ * (a fresh OD_HOME), cached `od agents`, whether all seven are ready at their pinned versions,
+ * and detection without the model catalogs (in process: the 9 adapters of those CLIs, gemini-acp and
+ * qwen-acp included, less their catalog commands and ACP `session/new` probes).
+ * Skipped with a note when the cache lacks one of them. Also, on fakes: every built-in npm CLI
+ * installed the npm way (its version on disk), cold `od agents --refresh`.
+ */
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { loadRegistry } from "../../src/builtins.ts";
+import type { Adapter } from "../../src/core/agents/adapter.ts";
+import { detectAll } from "../../src/core/agents/detect.ts";
+import type { Detection } from "../../src/core/agents/detection.ts";
+import { tmpdir } from "../helpers.ts";
+import { CLIS, cacheRoot, installDir, type LiveCli } from "../live/clis.ts";
+import { BUN, OD } from "./fakes.ts";
+import { type Figure, figure, median } from "./stats.ts";
+
+const SECTION = "7 real-detect";
+const IDS = ["claude", "codex", "gemini", "qwen", "pi", "opencode", "copilot"];
+
+const binDir = (cli: LiveCli) => join(installDir(cli), cli.binSubdir ?? join("node_modules", ".bin"));
+
+export async function benchRealDetect(opts: { reps: number; burners: number }): Promise<Figure[]> {
+  const clis = IDS.map((id) => CLIS.find((c) => c.id === id)!);
+  const absent = clis.filter((cli) => !existsSync(join(binDir(cli), cli.bin)));
+  const figures = await benchAllOnDisk(opts.reps);
+  if (absent.length) {
+    const note = `skipped: ${absent.map((c) => c.id).join(", ")} not installed in ${cacheRoot()} (\`npm run test:live\` installs them)`;
+    return [...figures, figure(SECTION, "real CLIs", "", [], { note })];
+  }
+  const registry = await loadRegistry([]);
+  const bins = new Set(clis.map((c) => c.bin));
+  const withoutCatalogs = registry
+    .list()
+    .map((e) => e.adapter)
+    .filter((a) => bins.has(a.bin))
+    .map(noCatalog);
+  const quiet = newSamples();
+  const busy = newSamples();
+  for (let rep = 0; rep < opts.reps; rep++) {
+    await oneRound(clis, withoutCatalogs, quiet);
+    await withBurners(opts.burners, () => oneRound(clis, withoutCatalogs, busy));
+  }
+  return [...figures, ...report(quiet, "quiet"), ...report(busy, `${opts.burners} CPU burners`)];
+}
+
+interface Samples {
+  single: number[];
+  slowest: string[];
+  cold: number[];
+  cached: number[];
+  inProcess: number[];
+  wrong: number[];
+  fromDisk: number[];
+  notes: Set<string>;
+}
+
+const newSamples = (): Samples => ({
+  single: [],
+  slowest: [],
+  cold: [],
+  cached: [],
+  inProcess: [],
+  wrong: [],
+  fromDisk: [],
+  notes: new Set(),
+});
+
+async function oneRound(clis: LiveCli[], withoutCatalogs: Adapter[], s: Samples): Promise<void> {
+  await using tmp = tmpdir("od-bench-real-detect-");
+  const env = userEnv(clis, tmp.path);
+  const worst = await slowestSingle(clis, env);
+  s.single.push(worst.ms);
+  s.slowest.push(worst.id);
+  const cold = await odAgents({ ...env, OD_HOME: join(tmp.path, ".od") }, ["--refresh"]);
+  s.cold.push(cold.ms);
+  s.cached.push((await odAgents({ ...env, OD_HOME: join(tmp.path, ".od") }, [])).ms);
+  const seven = clis.map((cli) => [cli, cold.detections.find((d) => d.id === cli.id)] as const);
+  const wrong = seven.filter(([cli, d]) => d?.status !== "ready" || d.version !== cli.version);
+  for (const [cli, d] of wrong) s.notes.add(`${cli.id}: ${d?.status} ${d?.version} (${d?.problems.map((p) => p.code).join(",")})`);
+  s.wrong.push(wrong.length);
+  s.fromDisk.push(seven.filter(([, d]) => d?.versionFrom === "package" || d?.versionFrom === "install-dir").length);
+  const t = performance.now();
+  await detectAll(withoutCatalogs, env);
+  s.inProcess.push(performance.now() - t);
+}
+
+function report(s: Samples, when: string): Figure[] {
+  const ratio = s.cold.map((t, i) => t / s.single[i]!);
+  const proper = s.inProcess.map((t, i) => t / s.single[i]!);
+  const slowest = [...new Set(s.slowest)].join(", ");
+  const wrong = s.notes.size ? `not ready or not at the pinned version: ${[...s.notes].join("; ")}` : undefined;
+  return [
+    figure(SECTION, `${when}: slowest single --version, alone`, "ms", s.single, { note: `${when}: the slowest was ${slowest}` }),
+    figure(SECTION, `${when}: od agents --refresh, cold (7 real CLIs)`, "ms", s.cold),
+    figure(SECTION, `${when}: cold / slowest single probe`, "x", ratio, { target: "<= 1.2", met: median(ratio) <= 1.2 }),
+    figure(SECTION, `${when}: od agents, cached`, "ms", s.cached),
+    figure(SECTION, `${when}: detectAll of their 9 adapters without model catalogs (in process)`, "ms", s.inProcess),
+    figure(SECTION, `${when}: that / slowest single probe`, "x", proper, { target: "<= 1.2", met: median(proper) <= 1.2 }),
+    figure(SECTION, `${when}: of the 7, not ready at their true version`, "", s.wrong, {
+      target: "0",
+      met: Math.max(...s.wrong) === 0,
+      note: wrong,
+    }),
+    figure(SECTION, `${when}: of the 7, version read from disk`, "", s.fromDisk),
+  ];
+}
+
+/**
+ * An adapter as detection sees it, less its model catalogs: no `detect.models` command, and an ACP
+ * driver renamed, so catalog.ts skips its `session/new` probe (it probes drivers named "acp").
+ * Its version, auth and help probes stay.
+ */
+function noCatalog(a: Adapter): Adapter {
+  const protocol = a.protocol.kind === "driver" ? { ...a.protocol, driver: `${a.protocol.driver}-no-catalog` } : a.protocol;
+  return { ...a, protocol, detect: { ...a.detect, models: undefined } };
+}
+
+/** A logged-in user's HOME for the seven: each CLI's own setup (its endpoint a closed port), codex logged in with a key. */
+function userEnv(clis: LiveCli[], home: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const cli of clis) Object.assign(env, cli.setup("http://127.0.0.1:9", home));
+  delete env.GEMINI_CLI_NO_RELAUNCH; // the lane's speed-up: a user's gemini relaunches itself
+  mkdirSync(join(home, ".codex"), { recursive: true });
+  writeFileSync(join(home, ".codex", "auth.json"), JSON.stringify({ auth_mode: "apikey", OPENAI_API_KEY: "od-bench-not-a-key" }));
+  const node = Bun.which("node");
+  const path = [...clis.map(binDir), ...(node ? [dirname(node)] : []), "/usr/bin", "/bin"];
+  return { ...env, PATH: [...new Set(path)].join(":"), HOME: home, NO_COLOR: "1" };
+}
+
+async function slowestSingle(clis: LiveCli[], env: Record<string, string>): Promise<{ ms: number; id: string }> {
+  let worst = { ms: 0, id: "" };
+  for (const cli of clis) {
+    const t = performance.now();
+    const p = Bun.spawn([join(binDir(cli), cli.bin), "--version"], {
+      env,
+      cwd: env.HOME,
+      stdin: "ignore",
+      stdout: "ignore",
+      stderr: "ignore",
+    });
+    await p.exited;
+    const ms = performance.now() - t;
+    if (ms > worst.ms) worst = { ms, id: cli.id };
+  }
+  return worst;
+}
+
+async function odAgents(env: Record<string, string>, args: string[]): Promise<{ ms: number; detections: Detection[] }> {
+  const t = performance.now();
+  const p = Bun.spawn([OD, "agents", "--json", ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
+  const out = await new Response(p.stdout).text();
+  if ((await p.exited) !== 0) throw new Error(`od agents ${args.join(" ")} exited ${p.exitCode}`);
+  return { ms: performance.now() - t, detections: JSON.parse(out) };
+}
+
+/** `n` busy loops beside `f` (one per core on the bench machine), killed after. */
+export async function withBurners<T>(n: number, f: () => Promise<T>): Promise<T> {
+  const burners = Array.from({ length: n }, () =>
+    Bun.spawn([BUN, "-e", "for(;;){}"], { stdin: "ignore", stdout: "ignore", stderr: "ignore" }),
+  );
+  try {
+    await Bun.sleep(300); // running flat out before the clock starts
+    return await f();
+  } finally {
+    for (const b of burners) b.kill("SIGKILL");
+    await Promise.all(burners.map((b) => b.exited));
+  }
+}
+
+/**
+ * Every built-in adapter with `detect.npmPackage`, installed the npm way in a fresh prefix
+ * (`lib/node_modules/<pkg>/package.json`, `bin/<bin>` linked to the package's entry, a script
+ * that notes each run): cold `od agents --refresh`, and how many `--version`s it ran.
+ */
+async function benchAllOnDisk(reps: number): Promise<Figure[]> {
+  await using tmp = tmpdir("od-bench-on-disk-");
+  const registry = await loadRegistry([]);
+  const npm = registry
+    .list()
+    .map((e) => e.adapter)
+    .filter((a) => a.detect.npmPackage);
+  const ranLog = join(tmp.path, "ran");
+  for (const a of npm) {
+    const pkgDir = join(tmp.path, "lib", "node_modules", a.detect.npmPackage!);
+    if (existsSync(join(pkgDir, "package.json"))) continue; // gemini and gemini-acp share one
+    mkdirSync(join(pkgDir, "bin"), { recursive: true });
+    writeFileSync(join(pkgDir, "package.json"), JSON.stringify({ name: a.detect.npmPackage, version: "9.9.9" }));
+    writeFileSync(join(pkgDir, "bin", "cli"), `#!/bin/sh\necho "$*" >> "${ranLog}"\necho "${a.bin} 9.9.9"\n`, { mode: 0o755 });
+    mkdirSync(join(tmp.path, "bin"), { recursive: true });
+    symlinkSync(join(pkgDir, "bin", "cli"), join(tmp.path, "bin", a.bin));
+  }
+  const env = { PATH: `${join(tmp.path, "bin")}:/usr/bin:/bin`, HOME: tmp.path, NO_COLOR: "1" };
+  const times: number[] = [];
+  const versions: number[] = [];
+  for (let rep = 0; rep < reps + 1; rep++) {
+    writeFileSync(ranLog, "");
+    const { ms, detections } = await odAgents({ ...env, OD_HOME: join(tmp.path, `.od-${rep}`) }, ["--refresh"]);
+    if (rep === 0) continue; // warm-up: page cache
+    if (detections.some((d) => npm.some((a) => a.id === d.id) && d.status !== "ready")) throw new Error("a fake npm install is not ready");
+    times.push(ms);
+    versions.push(
+      readFileSync(ranLog, "utf8")
+        .split("\n")
+        .filter((l) => l === "--version").length,
+    );
+  }
+  const label = `${npm.length} adapters installed the npm way (fakes; help scans and catalogs still run them)`;
+  return [
+    figure(SECTION, "every version on disk: od agents --refresh, cold", "ms", times, {
+      target: "< 150 ms",
+      met: median(times) < 150,
+      note: label,
+    }),
+    figure(SECTION, "every version on disk: --version runs", "", versions, { target: "0", met: Math.max(...versions) === 0 }),
+  ];
+}
