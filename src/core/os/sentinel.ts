@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { marksReadable, OWNER_MARKER, RUN_MARKER, reap, reapNow } from "./reap.ts";
 
@@ -65,6 +66,8 @@ export function ensureSentinel(): void {
         try {
           process.kill(pid, "SIGKILL");
         } catch {}
+        // A signal is delivered when the process is next scheduled: on a busy machine, wait (briefly) until it has died.
+        for (const until = Date.now() + 500; Date.now() < until && !gone(pid); ) Bun.sleepSync(5);
       });
     }
   } catch {
@@ -85,4 +88,13 @@ export async function sentinelMain(mark: string | undefined): Promise<void> {
   } catch {}
   await reap([[`${OWNER_MARKER}=${mark}`]]);
   process.exit(0);
+}
+
+/** Dead (a zombie until reaped) or no longer there. */
+function gone(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.startsWith("Z") ?? true;
+  } catch {
+    return true;
+  }
 }
