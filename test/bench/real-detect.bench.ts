@@ -6,8 +6,8 @@
  * fills it), each set up as a logged-in user has it in a fresh HOME. Quiet, then beside two CPU
  * burners (`bun -e "for(;;){}"`): the slowest single `--version` alone, cold `od agents --refresh`
  * (a fresh OD_HOME), cached `od agents`, whether all seven are ready at their pinned versions,
- * and detection without the model catalogs (in process: the 9 adapters of those CLIs, gemini-acp and
- * qwen-acp included, less their catalog commands and ACP `session/new` probes).
+ * and detectAll in process (the 9 adapters of those CLIs, gemini-acp and qwen-acp included). Model
+ * catalogs are not detection's (issue 19): fetched when models are asked for, so neither runs one.
  * Skipped with a note when the cache lacks one of them. Also, on fakes: every built-in npm CLI
  * installed the npm way (its version on disk), cold `od agents --refresh`.
  */
@@ -37,16 +37,15 @@ export async function benchRealDetect(opts: { reps: number; burners: number }): 
   }
   const registry = await loadRegistry([]);
   const bins = new Set(clis.map((c) => c.bin));
-  const withoutCatalogs = registry
+  const adapters = registry
     .list()
     .map((e) => e.adapter)
-    .filter((a) => bins.has(a.bin))
-    .map(noCatalog);
+    .filter((a) => bins.has(a.bin));
   const quiet = newSamples();
   const busy = newSamples();
   for (let rep = 0; rep < opts.reps; rep++) {
-    await oneRound(clis, withoutCatalogs, quiet);
-    await withBurners(opts.burners, () => oneRound(clis, withoutCatalogs, busy));
+    await oneRound(clis, adapters, quiet);
+    await withBurners(opts.burners, () => oneRound(clis, adapters, busy));
   }
   return [...figures, ...report(quiet, "quiet"), ...report(busy, `${opts.burners} CPU burners`)];
 }
@@ -73,7 +72,7 @@ const newSamples = (): Samples => ({
   notes: new Set(),
 });
 
-async function oneRound(clis: LiveCli[], withoutCatalogs: Adapter[], s: Samples): Promise<void> {
+async function oneRound(clis: LiveCli[], adapters: Adapter[], s: Samples): Promise<void> {
   await using tmp = tmpdir("od-bench-real-detect-");
   const env = userEnv(clis, tmp.path);
   const worst = await slowestSingle(clis, env);
@@ -88,7 +87,7 @@ async function oneRound(clis: LiveCli[], withoutCatalogs: Adapter[], s: Samples)
   s.wrong.push(wrong.length);
   s.fromDisk.push(seven.filter(([, d]) => d?.versionFrom === "package" || d?.versionFrom === "install-dir").length);
   const t = performance.now();
-  await detectAll(withoutCatalogs, env);
+  await detectAll(adapters, env);
   s.inProcess.push(performance.now() - t);
 }
 
@@ -102,7 +101,7 @@ function report(s: Samples, when: string): Figure[] {
     figure(SECTION, `${when}: od agents --refresh, cold (7 real CLIs)`, "ms", s.cold),
     figure(SECTION, `${when}: cold / slowest single probe`, "x", ratio, { target: "<= 1.2", met: median(ratio) <= 1.2 }),
     figure(SECTION, `${when}: od agents, cached`, "ms", s.cached),
-    figure(SECTION, `${when}: detectAll of their 9 adapters without model catalogs (in process)`, "ms", s.inProcess),
+    figure(SECTION, `${when}: detectAll of their 9 adapters (in process)`, "ms", s.inProcess),
     figure(SECTION, `${when}: that / slowest single probe`, "x", proper, { target: "<= 1.2", met: median(proper) <= 1.2 }),
     figure(SECTION, `${when}: of the 7, not ready at their true version`, "", s.wrong, {
       target: "0",
@@ -111,16 +110,6 @@ function report(s: Samples, when: string): Figure[] {
     }),
     figure(SECTION, `${when}: of the 7, version read from disk`, "", s.fromDisk),
   ];
-}
-
-/**
- * An adapter as detection sees it, less its model catalogs: no `detect.models` command, and an ACP
- * driver renamed, so catalog.ts skips its `session/new` probe (it probes drivers named "acp").
- * Its version, auth and help probes stay.
- */
-function noCatalog(a: Adapter): Adapter {
-  const protocol = a.protocol.kind === "driver" ? { ...a.protocol, driver: `${a.protocol.driver}-no-catalog` } : a.protocol;
-  return { ...a, protocol, detect: { ...a.detect, models: undefined } };
 }
 
 /** A logged-in user's HOME for the seven: each CLI's own setup (its endpoint a closed port), codex logged in with a key. */
@@ -212,7 +201,7 @@ async function benchAllOnDisk(reps: number): Promise<Figure[]> {
         .filter((l) => l === "--version").length,
     );
   }
-  const label = `${npm.length} adapters installed the npm way (fakes; help scans and catalogs still run them)`;
+  const label = `${npm.length} adapters installed the npm way (fakes; help scans still run them)`;
   return [
     figure(SECTION, "every version on disk: od agents --refresh, cold", "ms", times, {
       target: "< 150 ms",

@@ -2,7 +2,7 @@
  * `GET /api/agents/:id/models` and `od models --agent <id> --json` must tell the same
  * story for every built-in adapter: they once read different sources, and the route
  * answered pi's empty alias list (["default"]) while the CLI listed pi's real catalog.
- * ACP agents' models come from session/new at detection (they were not discovered at all).
+ * ACP agents' models come from session/new, fetched when asked for (they were not discovered at all).
  */
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";

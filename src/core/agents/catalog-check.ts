@@ -1,32 +1,31 @@
 /**
  * The plan stage's model check: a model an exhaustive catalog does not match is
- * refused before anything is written or spawned (`--dry-run` too). It reads the
- * detection it is given (the cached one: nothing is probed on a run's path); no
- * detection, a catalog that is only a hint, and `default` all let the model pass.
+ * refused before anything is written or spawned (`--dry-run` too). The catalog is
+ * the cached one, or fetched once when a run names a model and none is cached
+ * (bounded, CATALOG_CHECK_MS; catalog.ts). No catalog (none fetched: a timeout, an
+ * error, logged out), a catalog that is only a hint, and `default` all let the model pass.
  */
 import { OdError } from "../errors.ts";
 import type { Adapter } from "./adapter.ts";
 import type { CatalogDetection, ModelCatalog } from "./catalog.ts";
-import type { Detection } from "./detection.ts";
 
 /** How many valid models the hint names before "…and N more". */
 export const SHOWN_MODELS = 20;
 
 export function catalogRefusal(
   adapter: Pick<Adapter, "id" | "name">,
-  detection: Detection | undefined,
+  detection: Partial<Pick<CatalogDetection, "models" | "modelSource" | "catalog">> | undefined,
   model: string | undefined,
 ): OdError | undefined {
   if (!model || model === "default" || detection?.modelSource !== "catalog") return undefined;
-  const catalog = (detection as CatalogDetection).catalog;
-  if (!catalog?.exhaustive || !detection.models.length || catalogAccepts(catalog, detection.models, model)) return undefined;
-  const { models } = detection;
+  const { catalog, models = [] } = detection;
+  if (!catalog?.exhaustive || !models.length || catalogAccepts(catalog, models, model)) return undefined;
   const more = models.length > SHOWN_MODELS ? ` …and ${models.length - SHOWN_MODELS} more; see \`od models --agent ${adapter.id}\`` : "";
   return new OdError(
     "MODEL_NOT_AVAILABLE",
     `${adapter.name} has no model "${model}": ${catalog.from} does not list it`,
     `Valid models: ${models.slice(0, SHOWN_MODELS).join(", ")}${more}. "default" lets the agent choose; ` +
-      `\`od models --agent ${adapter.id} --refresh\` reads the list again (detection keeps it up to 24 h).`,
+      `\`od models --agent ${adapter.id} --refresh\` reads the list again (od keeps it up to 24 h).`,
   );
 }
 

@@ -1,46 +1,35 @@
 /**
- * An agent's model catalog as detection finds it, and how far it can be trusted.
- * The ids live in `Detection.models` (`modelSource: "catalog"`); `catalog` says
- * where they came from and whether they are everything the agent accepts. Only
- * an exhaustive catalog lets `od run` refuse a model before spawning
- * (catalog-check.ts); any other list is a hint and the model is passed on.
+ * An agent's model catalog, and how far it can be trusted. Detection never fetches one
+ * (a catalog command costs seconds: `opencode models` 4 s); it is fetched when models
+ * are asked for (`listModels`) or a run names a model (the plan stage's check), and
+ * cached 24 h per install of the CLI (detect-cache.ts, `models.json`). Detection shows a
+ * cached one. The ids live in `models` (`modelSource: "catalog"`); `catalog` says where
+ * they came from and whether they are everything the agent accepts. Only an exhaustive
+ * catalog lets `od run` refuse a model before spawning (catalog-check.ts); any other
+ * list is a hint and the model is passed on.
  *
- * Sources: the CLI's own catalog command (`detect.models`, probed by detect.ts)
- * and, for ACP agents, what `session/new` offers (probed here, never prompted).
+ * Sources: the CLI's own catalog command (`detect.models`) and, for ACP agents, what
+ * `session/new` offers (never prompted); both through the probe queue.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Mode } from "../events.ts";
+import { probe } from "../os/probe.ts";
+import { resolveExecutable } from "../os/resolve.ts";
 import type { Listed } from "../protocols/acp-models.ts";
 import { probeAcpSession } from "../protocols/acp-probe.ts";
 import type { Adapter } from "./adapter.ts";
-import type { Detection } from "./detection.ts";
+import { DEFAULT_PROBE_MS } from "./detect.ts";
+import { type CatalogFields, cachedCatalog, cachedDetection, catalogCachePath, saveCatalog } from "./detect-cache.ts";
+import type { CatalogDetection, Detection, ModelCatalog } from "./detection.ts";
 
 type Env = Record<string, string | undefined>;
 
-/** The ACP probe's limit, from spawn to session/new's answer. */
-export const ACP_PROBE_MS = 10_000;
+/** The plan stage's limit on fetching a catalog for a named model (from the fetch's start, once it has a slot). */
+export const CATALOG_CHECK_MS = 10_000;
 
-export interface ModelCatalog {
-  /** The list is everything the agent accepts: a model it does not match is refused before spawning. */
-  exhaustive: boolean;
-  /**
-   * How a requested model is matched against the list: "exact" (an id, or an ACP model's
-   * display name, as the ACP driver selects) or "pattern" (pi's `--model`: case-insensitive,
-   * a part of an id, a `:thinking` suffix, any id under a listed provider).
-   */
-  match: "exact" | "pattern";
-  /** Where the list came from, for people: "`pi --list-models`", "ACP session/new". */
-  from: string;
-  /** Display names by id, where they differ (ACP); a run may select a model by either. */
-  names?: Record<string, string>;
-  /** The session modes the agent offers (ACP), ids. */
-  modes?: string[];
-}
-
-/** A Detection with its catalog's description (stored, and cached, with it). */
-export type CatalogDetection = Detection & { catalog?: ModelCatalog };
+export type { CatalogDetection, ModelCatalog } from "./detection.ts";
 
 /**
  * Catalog commands that list everything the CLI accepts, by adapter id and command
@@ -56,25 +45,85 @@ const EXHAUSTIVE: Record<string, { args: string; match: ModelCatalog["match"] }>
   pi: { args: "--list-models", match: "pattern" },
 };
 
-/** detect.ts's one call: the detection it made, with the catalog fields below added. */
-export async function withModelCatalog(adapter: Adapter, d: Detection, env: Env): Promise<Detection> {
-  return Object.assign(d, await modelCatalog(adapter, d, env));
+/** Whether the adapter has a catalog to fetch: a catalog command, or an ACP agent's session/new. */
+export function hasCatalog(adapter: Adapter): boolean {
+  return Boolean(adapter.detect.models) || (adapter.protocol.kind === "driver" && adapter.protocol.driver === "acp");
 }
 
 /**
- * The catalog fields detection adds to a detection it has made: the description of
- * a catalog command's list, or an ACP agent's models (and modes) from `session/new`.
- * Skipped (nothing added) when the CLI is not installed or not logged in as far as
- * detection knows. Never throws.
+ * The adapter's catalog: the cached one (24 h, for this install of the CLI), else fetched
+ * now (`refresh`: always) and cached. Nothing for an adapter without one, a CLI that is not
+ * installed, an ACP agent detection knows is logged out, or a fetch that failed; a fetch
+ * that ran out of time is not cached, so the next ask tries again. Never throws.
  */
-export async function modelCatalog(adapter: Adapter, d: Detection, env: Env): Promise<Partial<CatalogDetection>> {
-  if (d.modelSource === "catalog" && adapter.detect.models) return { catalog: commandCatalog(adapter, adapter.detect.models.args) };
-  if (adapter.protocol.kind !== "driver" || adapter.protocol.driver !== "acp") return {};
-  if (!d.installed || !d.path || d.auth === "missing") return {};
+export async function catalogOf(
+  adapter: Adapter,
+  env: Env,
+  opts: { refresh?: boolean; timeoutMs?: number; detection?: Detection } = {},
+): Promise<CatalogFields> {
+  if (!hasCatalog(adapter)) return {};
+  const cached = opts.refresh ? undefined : cachedCatalog(adapter, env);
+  if (cached) return cached;
+  const d = opts.detection ?? cachedDetection(adapter, env);
+  let path: string;
   try {
-    return fromOffer(await acpOffer(adapter, d.path, d.flags, env));
+    path = d?.path ?? resolveExecutable(adapter, env).path;
   } catch {
     return {};
+  }
+  const timeoutMs = opts.timeoutMs ?? adapter.detect.timeoutMs ?? DEFAULT_PROBE_MS;
+  // Asked twice at once (the server's model list and a run): one fetch.
+  const key = JSON.stringify([adapter.id, path, catalogCachePath(env)]);
+  let fetching = inFlight.get(key);
+  if (!fetching) {
+    fetching = fetchCatalog(adapter, { path, flags: d?.flags, auth: d?.auth }, env, timeoutMs)
+      .catch(() => ({}))
+      .then((fields) => {
+        if (fields) saveCatalog(adapter, fields, env);
+        return fields ?? {};
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, fetching);
+  }
+  return fetching;
+}
+
+const inFlight = new Map<string, Promise<CatalogFields>>();
+
+/** A detection with the catalog's fields in place of the adapter's aliases (none: the detection as it is). */
+export function withCatalog(d: Detection, fields: CatalogFields): CatalogDetection {
+  return { ...d, ...fields };
+}
+
+/** One fetch, through the probe queue: undefined when the CLI did not answer in time. */
+async function fetchCatalog(
+  adapter: Adapter,
+  cli: { path: string; flags?: string[]; auth?: Detection["auth"] },
+  env: Env,
+  timeoutMs: number,
+): Promise<CatalogFields | undefined> {
+  const command = adapter.detect.models;
+  if (command) {
+    const r = await probe([cli.path, ...command.args], { env, timeoutMs });
+    if (r.timedOut) return undefined;
+    if (r.exitCode !== 0) return {};
+    const listed = [...new Set((safe(() => command.parse(r.output)) ?? []).filter((m) => typeof m === "string" && VALID_ID.test(m)))];
+    return listed.length ? { models: listed, modelSource: "catalog", catalog: commandCatalog(adapter, command.args) } : {};
+  }
+  if (cli.auth === "missing") return {};
+  const started = performance.now();
+  const offer = await acpOffer(adapter, cli.path, cli.flags, env, timeoutMs);
+  if (!offer && performance.now() - started >= timeoutMs) return undefined;
+  return fromOffer(offer);
+}
+
+const VALID_ID = /^[\w./:@+-]{1,200}$/;
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
   }
 }
 
@@ -86,7 +135,7 @@ function commandCatalog(adapter: Adapter, args: string[]): ModelCatalog {
 }
 
 /** The agent's ACP command as a run would start it (least-privileged mode), probed in a fresh temporary folder. */
-async function acpOffer(adapter: Adapter, bin: string, flags: string[] | undefined, env: Env) {
+async function acpOffer(adapter: Adapter, bin: string, flags: string[] | undefined, env: Env, timeoutMs: number) {
   const cwd = mkdtempSync(join(tmpdir(), "od-acp-models-"));
   try {
     const invocation = adapter.invoke({ prompt: "", cwd, mode: probeMode(adapter), bin, flags: flags ? new Set(flags) : undefined });
@@ -94,7 +143,7 @@ async function acpOffer(adapter: Adapter, bin: string, flags: string[] | undefin
       cmd: [bin, ...invocation.argv],
       env: { ...env, ...invocation.env },
       cwd,
-      timeoutMs: ACP_PROBE_MS,
+      timeoutMs,
     });
   } finally {
     rmSync(cwd, { recursive: true, force: true });
@@ -106,7 +155,7 @@ function probeMode(adapter: Adapter): Mode {
 }
 
 /** The offer's ids as the catalog (the agent's own list: exhaustive), names where they differ, and its modes. */
-function fromOffer(offer: { models: Listed[]; modes: Listed[] } | undefined): Partial<CatalogDetection> {
+function fromOffer(offer: { models: Listed[]; modes: Listed[] } | undefined): CatalogFields {
   if (!offer) return {};
   const listed = offer.models.filter((m) => sane(m.id));
   const models = [...new Set(listed.map((m) => m.id))];

@@ -5,6 +5,7 @@ import { resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../version.ts";
 import type { Adapter } from "./adapter.ts";
 import { type Detection, detectAll } from "./detect.ts";
+import type { CatalogDetection } from "./detection.ts";
 import { PROBE_SLOW } from "./detection.ts";
 
 type Env = Record<string, string | undefined>;
@@ -18,10 +19,22 @@ interface Entry {
   detection: Detection;
 }
 
-interface CacheFile {
-  odVersion: string;
-  entries: Record<string, Entry>;
+/** What a catalog fetch found (nothing, for a CLI that answered with no list), cached in `models.json`. */
+export type CatalogFields = Partial<Pick<CatalogDetection, "models" | "modelSource" | "catalog">>;
+
+interface CatalogEntry {
+  path: string;
+  mtimeMs: number;
+  at: number;
+  fields: CatalogFields;
 }
+
+interface CacheFile<E = Entry> {
+  odVersion: string;
+  entries: Record<string, E>;
+}
+
+type Key = { path: string; mtimeMs: number };
 
 export interface CachedDetections {
   detections: Detection[];
@@ -31,6 +44,11 @@ export interface CachedDetections {
 
 export function cachePath(env: Env = process.env): string {
   return join(odHome(env), "agents.json");
+}
+
+/** Model catalogs, apart from detection: fetched only when models are asked for or a model is named. */
+export function catalogCachePath(env: Env = process.env): string {
+  return join(odHome(env), "models.json");
 }
 
 /**
@@ -46,7 +64,7 @@ export async function detectCached(
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now();
   const file = cachePath(env);
-  const cache = opts.refresh ? empty() : load(file);
+  const cache: CacheFile = opts.refresh ? empty() : load(file);
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
   for (const adapter of adapters) {
@@ -54,34 +72,61 @@ export async function detectCached(
     if (!key) continue;
     keys.set(adapter.id, key);
     const entry = cache.entries[adapter.id];
-    if (entry && entry.path === key.path && entry.mtimeMs === key.mtimeMs && now - entry.at < CACHE_TTL_MS && now >= entry.at)
-      hits.set(adapter.id, entry.detection);
+    if (entry && fresh(entry, key, now)) hits.set(adapter.id, entry.detection);
   }
   const probed = await detectAll(
     adapters.filter((a) => !hits.has(a.id)),
     env,
   );
-  const fresh: CacheFile = { odVersion: VERSION, entries: {} };
-  for (const [id] of hits) fresh.entries[id] = cache.entries[id]!;
+  const next: CacheFile = { odVersion: VERSION, entries: {} };
+  for (const [id] of hits) next.entries[id] = cache.entries[id]!;
   for (const detection of probed) {
     const key = keys.get(detection.id);
     // A probe too slow to answer says nothing worth keeping for 24 h: the next look asks again.
-    if (key && !detection.problems.some((p) => p.code === PROBE_SLOW)) fresh.entries[detection.id] = { ...key, at: now, detection };
+    if (key && !detection.problems.some((p) => p.code === PROBE_SLOW)) next.entries[detection.id] = { ...key, at: now, detection };
   }
-  save(file, fresh);
+  save(file, next);
   const byId = new Map([...hits, ...probed.map((d) => [d.id, d] as const)]);
-  return { detections: adapters.map((a) => byId.get(a.id)!), cached: [...hits.keys()] };
+  // A catalog already fetched is shown (read from its cache); none is fetched here.
+  const catalogs = load<CatalogEntry>(catalogCachePath(env));
+  const withCatalog = (a: Adapter) => {
+    const d = byId.get(a.id)!;
+    const key = keys.get(a.id);
+    const entry = catalogs.entries[a.id];
+    return key && fresh(entry, key, now) ? { ...d, ...entry!.fields } : d;
+  };
+  return { detections: adapters.map(withCatalog), cached: [...hits.keys()] };
 }
 
 /** A fresh cached detection for one adapter, without probing anything; undefined when there is none. */
 export function cachedDetection(adapter: Adapter, env: Env = process.env, now = Date.now()): Detection | undefined {
   const key = keyOf(adapter, env);
   const entry = key ? load(cachePath(env)).entries[adapter.id] : undefined;
-  if (!key || !entry || entry.path !== key.path || entry.mtimeMs !== key.mtimeMs || now - entry.at >= CACHE_TTL_MS) return undefined;
-  return entry.detection;
+  return key && fresh(entry, key, now) ? entry!.detection : undefined;
 }
 
-function keyOf(adapter: Adapter, env: Env): { path: string; mtimeMs: number } | undefined {
+/** The adapter's cached catalog (24 h, for this install of the CLI and this od); undefined when none was fetched. */
+export function cachedCatalog(adapter: Adapter, env: Env = process.env, now = Date.now()): CatalogFields | undefined {
+  const key = keyOf(adapter, env);
+  const entry = key ? load<CatalogEntry>(catalogCachePath(env)).entries[adapter.id] : undefined;
+  return key && fresh(entry, key, now) ? entry!.fields : undefined;
+}
+
+/** Keeps what a catalog fetch found, for the installed CLI it asked. */
+export function saveCatalog(adapter: Adapter, fields: CatalogFields, env: Env = process.env, now = Date.now()): void {
+  const key = keyOf(adapter, env);
+  if (!key) return;
+  const file = catalogCachePath(env);
+  const cache = load<CatalogEntry>(file);
+  cache.entries[adapter.id] = { ...key, at: now, fields };
+  save(file, cache);
+}
+
+function fresh(entry: { path: string; mtimeMs: number; at: number } | undefined, key: Key, now: number): boolean {
+  return Boolean(entry && entry.path === key.path && entry.mtimeMs === key.mtimeMs && now - entry.at < CACHE_TTL_MS && now >= entry.at);
+}
+
+function keyOf(adapter: Adapter, env: Env): Key | undefined {
   if (adapter.protocol.kind === "loop") return undefined; // detected from the environment each time, never cached
   try {
     const path = resolveExecutable(adapter, env).path;
@@ -91,13 +136,13 @@ function keyOf(adapter: Adapter, env: Env): { path: string; mtimeMs: number } | 
   }
 }
 
-function empty(): CacheFile {
+function empty<E>(): CacheFile<E> {
   return { odVersion: VERSION, entries: {} };
 }
 
-function load(file: string): CacheFile {
+function load<E = Entry>(file: string): CacheFile<E> {
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as CacheFile;
+    const data = JSON.parse(readFileSync(file, "utf8")) as CacheFile<E>;
     if (data?.odVersion !== VERSION || typeof data.entries !== "object" || data.entries === null) return empty();
     return data;
   } catch {
@@ -105,7 +150,7 @@ function load(file: string): CacheFile {
   }
 }
 
-function save(file: string, data: CacheFile): void {
+function save<E>(file: string, data: CacheFile<E>): void {
   try {
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;

@@ -6,7 +6,6 @@ import { type ProbeResult, probe, type Slots } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Adapter, AuthState } from "./adapter.ts";
 import { authFromFiles } from "./auth-on-disk.ts";
-import { withModelCatalog } from "./catalog.ts"; // model catalog (issue 19): the one call in detectOne
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
 import { compareVersions, type DiskVersion, versionOnDisk } from "./version-on-disk.ts";
@@ -67,11 +66,11 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     return r.exitCode === 0 ? r.output.split("\n")[0] : undefined;
   };
   const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion });
-  const [version, help, auth, models] = await Promise.all([
+  // No model catalog here: it costs seconds (catalog.ts fetches one when models are asked for or named).
+  const [version, help, auth] = await Promise.all([
     disk ? undefined : run(adapter.version.args),
     adapter.detect.help ? run(adapter.detect.help.args) : undefined,
     authState(adapter, env, run),
-    adapter.detect.models ? run(adapter.detect.models.args) : undefined,
   ]);
   const d: Detection = { ...base, path, via };
   const failed = versionFailure(adapter, path, version);
@@ -84,19 +83,9 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     else
       d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escapeRegExp(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
   }
-  if (models && adapter.detect.models && models.exitCode === 0) {
-    const listed = [
-      ...new Set(
-        (safe(() => adapter.detect.models!.parse(models.output)) ?? []).filter(
-          (m) => typeof m === "string" && /^[\w./:@+-]{1,200}$/.test(m),
-        ),
-      ),
-    ];
-    if (listed.length) Object.assign(d, { models: listed, modelSource: "catalog" as const });
-  }
   d.auth = auth;
   settle(adapter, d);
-  return withModelCatalog(adapter, d, env); // model catalog (catalog.ts): ACP session/new's models; how far a catalog is trusted
+  return d;
 }
 
 /** The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken. A slow one is neither. */

@@ -39,3 +39,23 @@ export interface Detection {
   /** Why the agent is not ready; on a ready agent, notes that change nothing of its use (code PROBE_SLOW). */
   problems: Problem[];
 }
+
+export interface ModelCatalog {
+  /** The list is everything the agent accepts: a model it does not match is refused before spawning. */
+  exhaustive: boolean;
+  /**
+   * How a requested model is matched against the list: "exact" (an id, or an ACP model's
+   * display name, as the ACP driver selects) or "pattern" (pi's `--model`: case-insensitive,
+   * a part of an id, a `:thinking` suffix, any id under a listed provider).
+   */
+  match: "exact" | "pattern";
+  /** Where the list came from, for people: "`pi --list-models`", "ACP session/new". */
+  from: string;
+  /** Display names by id, where they differ (ACP); a run may select a model by either. */
+  names?: Record<string, string>;
+  /** The session modes the agent offers (ACP), ids. */
+  modes?: string[];
+}
+
+/** A Detection with its catalog's description (stored, and cached, with it). */
+export type CatalogDetection = Detection & { catalog?: ModelCatalog };

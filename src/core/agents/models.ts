@@ -5,7 +5,7 @@
  * `--list-models` catalog), so the web UI offered pi only "default".
  */
 import { OdError } from "../errors.ts";
-import type { CatalogDetection } from "./catalog.ts";
+import { type CatalogDetection, catalogOf, hasCatalog, withCatalog } from "./catalog.ts";
 import type { Detection } from "./detect.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";
@@ -32,9 +32,10 @@ export interface ModelList {
 }
 
 /**
- * Through detection (cached 24 h; `refresh` probes again), since a catalog is
- * only known after asking the installed CLI. Throws AGENT_UNKNOWN for an id the
- * registry lacks.
+ * Through detection (cached 24 h; `refresh` probes again) and the agent's catalog,
+ * fetched here when none is cached (cached 24 h too; `refresh` fetches it again),
+ * since a catalog is only known after asking the installed CLI. Throws
+ * AGENT_UNKNOWN for an id the registry lacks.
  */
 export async function listModels(registry: Registry, agent: string, opts: { env?: Env; refresh?: boolean } = {}): Promise<ModelList> {
   const adapter = registry.get(agent)?.adapter;
@@ -47,8 +48,13 @@ export async function listModels(registry: Registry, agent: string, opts: { env?
         .map((e) => e.adapter.id)
         .join(", ")}.`,
     );
-  const [d] = (await detectCached([adapter], { env: opts.env, refresh: opts.refresh })).detections;
-  return modelListOf(d as CatalogDetection);
+  const env = opts.env ?? process.env;
+  const [d] = (await detectCached([adapter], { env, refresh: opts.refresh })).detections;
+  if (!hasCatalog(adapter)) return modelListOf(d!);
+  const fields = await catalogOf(adapter, env, { refresh: opts.refresh, detection: d });
+  // The detection as probed (the adapter's aliases), with what the catalog holds now.
+  const base = { ...d!, models: adapter.models, modelSource: adapter.models.length ? ("aliases" as const) : ("none" as const) };
+  return modelListOf(withCatalog({ ...base, catalog: undefined } as CatalogDetection, fields));
 }
 
 /** A detection's models as every surface shows them; an agent that lists "default" itself is not shown it twice. */

@@ -1,4 +1,5 @@
 import { frameLines } from "../os/lines.ts";
+import { PROBE_SLOTS, type Slots } from "../os/probe.ts";
 import { killGroup } from "../os/process-group.ts";
 import { VERSION } from "../version.ts";
 import { acpModels, acpModes, type Listed } from "./acp-models.ts";
@@ -11,7 +12,8 @@ import { asRecord, safeJson } from "./parse-helpers.ts";
  * folder the caller made for it), reads the models and modes from the answer
  * and stops the agent's whole process group. It never sends a prompt, answers
  * every request from the agent with "method not found", and gives up at its
- * time limit. Undefined when the agent did not answer both in time (not logged
+ * time limit, which runs from its start: like every probe, it first waits for
+ * one of the probe slots (PROBE_SLOTS unless given). Undefined when the agent did not answer both in time (not logged
  * in, an error, a crash, silence).
  */
 
@@ -27,12 +29,17 @@ export interface AcpProbeSpec {
   /** The session's folder: absolute, made (and removed) by the caller. */
   cwd: string;
   timeoutMs: number;
+  slots?: Slots;
 }
 
 const QUICK = { intMs: 0, termMs: 300, killMs: 500 };
 const FS_AND_TERMINAL_OFF = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
-export async function probeAcpSession(spec: AcpProbeSpec): Promise<AcpOffer | undefined> {
+export function probeAcpSession(spec: AcpProbeSpec): Promise<AcpOffer | undefined> {
+  return (spec.slots ?? PROBE_SLOTS).run(() => probeNow(spec));
+}
+
+async function probeNow(spec: AcpProbeSpec): Promise<AcpOffer | undefined> {
   let proc: Bun.Subprocess<"pipe", "pipe", "ignore">;
   try {
     proc = Bun.spawn(spec.cmd, { cwd: spec.cwd, env: spec.env, stdin: "pipe", stdout: "pipe", stderr: "ignore", detached: true });

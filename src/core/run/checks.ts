@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import type { Adapter } from "../agents/adapter.ts";
+import { CATALOG_CHECK_MS, catalogOf, hasCatalog } from "../agents/catalog.ts";
 import { catalogRefusal } from "../agents/catalog-check.ts";
 import type { Detection } from "../agents/detection.ts";
 import type { Registry } from "../agents/registry.ts";
@@ -30,9 +31,14 @@ export function checkRequest(adapter: Adapter, request: ValidRequest, registry: 
   checkPassThrough(adapter, request, registry);
 }
 
-/** A model the agent's exhaustive catalog lacks, as the cached detection knows it (never probed here). */
-export function checkModel(adapter: Adapter, model: string | undefined, detection: Detection | undefined): void {
-  const refusal = catalogRefusal(adapter, detection, model);
+/**
+ * A model the agent's exhaustive catalog lacks: the cached catalog, or, when a run names a
+ * model and none is cached, one fetched now (bounded, through the probe queue) and cached.
+ */
+export async function checkModel(adapter: Adapter, model: string | undefined, detection: Detection | undefined, env: Env): Promise<void> {
+  if (!model || model === "default" || adapter.protocol.kind === "loop" || !hasCatalog(adapter)) return;
+  const fields = await catalogOf(adapter, env, { detection, timeoutMs: CATALOG_CHECK_MS });
+  const refusal = catalogRefusal(adapter, fields, model);
   if (refusal) throw refusal;
 }
 

@@ -60,9 +60,10 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   }
   const adapter = entry.adapter;
   checkRequest(adapter, request, registry);
-  // What detection last saw (cached; nothing is probed here): the CLI's flags and its model catalog.
+  // What detection last saw (cached; nothing is probed here): the CLI's flags. A named model
+  // is checked against the catalog: the cached one, else fetched once (bounded) and cached.
   const detection = adapter.protocol.kind === "loop" ? undefined : cachedDetection(adapter, env);
-  checkModel(adapter, request.model, detection);
+  await checkModel(adapter, request.model, detection, env);
   if (request.role) {
     const { promptPrefix } = useRole(adapter, request.cwd, request.role);
     if (promptPrefix) request.prompt = `${promptPrefix}\n\n${request.prompt}`;

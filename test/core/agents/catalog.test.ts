@@ -1,13 +1,16 @@
 /**
- * Model catalogs: an ACP agent's models come from session/new at detection time (they
- * were not discovered at all: `od models --agent gemini-acp` was empty), and a model an
- * exhaustive catalog lacks is refused in the plan stage, before anything is spawned.
+ * Model catalogs: an ACP agent's models come from session/new (they were not discovered
+ * at all: `od models --agent gemini-acp` was empty), and a model an exhaustive catalog
+ * lacks is refused in the plan stage, before anything is spawned. Catalogs are fetched
+ * when asked for, never by detection (issue 19: `opencode models` alone costs 4 s).
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { loadRegistry } from "../../../src/builtins.ts";
 import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import type { CatalogDetection } from "../../../src/core/agents/catalog.ts";
+import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { catalogRefusal } from "../../../src/core/agents/catalog-check.ts";
 import { detectAll } from "../../../src/core/agents/detect.ts";
 import { probeAcpSession } from "../../../src/core/protocols/acp-probe.ts";
@@ -94,12 +97,46 @@ describe("catalogRefusal", () => {
   });
 });
 
-describe("ACP models at detection", () => {
-  test("session/new's models and modes become the detection's catalog, exhaustive; nothing is prompted", async () => {
+describe("catalogs are not detection's business", () => {
+  test("detectAll runs neither pi's nor opencode's catalog command, nor an ACP agent's session/new", async () => {
+    await using tmp = tmpdir();
+    const registry = await loadRegistry([]);
+    const pick = (id: string) => registry.get(id)!.adapter;
+    const bin = join(tmp.path, "bin");
+    mkdirSync(bin, { recursive: true });
+    const log = join(tmp.path, "ran.log");
+    for (const name of ["pi", "opencode"]) {
+      // Every call is logged; the catalog commands also answer with a list.
+      const script = `#!/bin/sh\necho "${name} $*" >> "${log}"\ncase "$1" in --list-models|models) echo "a/b";; *) echo 1.2.3;; esac\n`;
+      writeFileSync(join(bin, name), script);
+      chmodSync(join(bin, name), 0o755);
+    }
+    // pi logged in on disk, so its auth probe (which is `--list-models` too) is not needed.
+    mkdirSync(join(tmp.path, ".pi", "agent"), { recursive: true });
+    writeFileSync(join(tmp.path, ".pi", "agent", "auth.json"), JSON.stringify({ anthropic: { type: "api_key", key: "k" } }));
+    const acp = installFake(tmp.path, "fake-acp", { models: ["x"], turn: [] }, FAKE_ACP);
+    const env = { PATH: `${bin}:/usr/bin:/bin`, HOME: tmp.path, OD_HOME: join(tmp.path, ".od") };
+    const found = await detectAll([pick("pi"), pick("opencode"), validateAdapter(fakeAcpAdapter)], { ...acp.env, ...env });
+    expect(found.map((d) => [d.id, d.status, d.modelSource])).toEqual([
+      ["pi", "ready", "none"],
+      ["opencode", "ready", "none"],
+      ["fake-acp", "ready", "none"],
+    ]);
+    const ran = readFileSync(log, "utf8");
+    expect(ran).not.toContain("--list-models");
+    expect(ran).not.toMatch(/^opencode models/m);
+    expect(existsSync(join(tmp.path, "fake-acp.record.json"))).toBe(false); // no ACP message was ever sent
+  });
+});
+
+describe("ACP models, fetched on demand", () => {
+  test("session/new's models and modes become the agent's catalog, exhaustive, cached; nothing is prompted", async () => {
     await using tmp = tmpdir();
     const script = { models: ["fast-1", "deep-2"], modelNames: { "deep-2": "Deep Two" }, modes: ["ask", "code"], turn: [] };
     const fake = installFake(tmp.path, "fake-acp", script, FAKE_ACP);
-    const [d] = (await detectAll([validateAdapter(fakeAcpAdapter)], fake.env)) as CatalogDetection[];
+    const adapter = validateAdapter(fakeAcpAdapter);
+    const [plain] = await detectAll([adapter], fake.env);
+    const d = { ...plain, ...(await catalogOf(adapter, fake.env)) } as CatalogDetection;
     expect(d).toMatchObject({ status: "ready", models: ["fast-1", "deep-2"], modelSource: "catalog" });
     expect(d!.catalog).toEqual({
       exhaustive: true,
@@ -113,21 +150,23 @@ describe("ACP models at detection", () => {
       .split("\n")
       .map((l) => JSON.parse(l).method);
     expect(sent).toEqual(["initialize", "session/new"]); // never a prompt
+    expect(await catalogOf(adapter, fake.env)).toMatchObject({ models: ["fast-1", "deep-2"] }); // from the cache
+    expect(readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8").trim().split("\n")).toHaveLength(2);
   });
 
   test("models in a `model` config option count too", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "fake-acp", { configModels: ["opt-a", "opt-b"], turn: [] }, FAKE_ACP);
-    const [d] = await detectAll([validateAdapter(fakeAcpAdapter)], fake.env);
-    expect(d).toMatchObject({ models: ["opt-a", "opt-b"], modelSource: "catalog" });
+    expect(await catalogOf(validateAdapter(fakeAcpAdapter), fake.env)).toMatchObject({
+      models: ["opt-a", "opt-b"],
+      modelSource: "catalog",
+    });
   });
 
   test("an agent that refuses session/new (not logged in) keeps no catalog", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "fake-acp", { authError: "Authentication required", models: ["x"], turn: [] }, FAKE_ACP);
-    const [d] = (await detectAll([validateAdapter(fakeAcpAdapter)], fake.env)) as CatalogDetection[];
-    expect(d).toMatchObject({ status: "ready", models: [], modelSource: "none" });
-    expect(d!.catalog).toBeUndefined();
+    expect(await catalogOf(validateAdapter(fakeAcpAdapter), fake.env)).toEqual({});
   });
 
   test("a CLI detection knows is logged out is not started for its models", async () => {
@@ -139,6 +178,7 @@ describe("ACP models at detection", () => {
     });
     const [d] = await detectAll([loggedOut], fake.env);
     expect(d).toMatchObject({ status: "logged-out", models: [], modelSource: "none" });
+    expect(await catalogOf(loggedOut, fake.env, { detection: d })).toEqual({});
     expect(existsSync(join(tmp.path, "fake-acp.record.json"))).toBe(false); // no ACP message was ever sent
   });
 

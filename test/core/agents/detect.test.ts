@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type AdapterInput, validateAdapter } from "../../../src/core/agents/adapter.ts";
+import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
 import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
@@ -194,8 +195,12 @@ describe("detection", () => {
         },
       },
     });
-    const [d] = await detectAll([cat], envFor(tmp.path));
-    expect(d).toMatchObject({ models: ["alpha-1", "beta/2:latest", "gamma"], modelSource: "catalog" });
+    expect(await catalogOf(cat, envFor(tmp.path))).toMatchObject({ models: ["alpha-1", "beta/2:latest", "gamma"], modelSource: "catalog" });
+    // Detection itself leaves the catalog alone (issue 19), and shows it once fetched.
+    expect((await detectAll([cat], envFor(tmp.path)))[0]).toMatchObject({ models: ["alias"], modelSource: "aliases" });
+    expect((await detectCached([cat], { env: envFor(tmp.path) })).detections[0]).toMatchObject({
+      models: ["alpha-1", "beta/2:latest", "gamma"],
+    });
     const [plain] = await detectAll([adapter("cat", { models: ["alias"] })], envFor(tmp.path));
     expect(plain).toMatchObject({ models: ["alias"], modelSource: "aliases" });
   });

@@ -173,10 +173,16 @@ describe("ACP driver", () => {
 
   test("models: an unknown one is refused with the valid list; a known one is set before the prompt", async () => {
     const bad = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-huge" });
-    expect(ofType(bad.events, "error")[0]).toMatchObject({ code: "MODEL_NOT_AVAILABLE", hint: "Valid models: m-small, m-big." });
+    // Refused in the plan stage (the catalog fetched from session/new) or by the driver: the valid list either way.
+    expect(ofType(bad.events, "error")[0]).toMatchObject({
+      code: "MODEL_NOT_AVAILABLE",
+      hint: expect.stringMatching(/^Valid models: m-small, m-big\./),
+    });
     expect(methods(bad.received)).not.toContain("session/prompt");
     const good = await run({ models: ["m-small", "m-big"], turn: [chunk("x")] }, { model: "m-big" });
-    expect(methods(good.received)).toEqual(["initialize", "session/new", "session/set_model", "session/prompt"]);
+    // The plan stage's catalog fetch (initialize, session/new, no prompt), then the run's own session.
+    const session = ["initialize", "session/new", "session/set_model", "session/prompt"];
+    expect(methods(good.received)).toEqual(["initialize", "session/new", ...session]);
     const config = await run({ configModels: ["a", "b"], turn: [chunk("x")] }, { model: "b" });
     expect(config.received.find((m) => m.method === "session/set_config_option").params).toEqual({
       sessionId: "sess-1",
