@@ -21,6 +21,8 @@ export type {
   InvokeContext,
   LinesProtocol,
 } from "./core/agents/adapter.ts";
+/** The same members as one object: a factory plugin's argument, and the virtual module "od" (built in core, so a plugin's own thread gives its plugin the same one). */
+export { pluginApi } from "./core/agents/plugin-api.ts";
 export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
 export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/protocols/claude-stream.ts";
 export {
@@ -43,25 +45,4 @@ export {
   VERSION,
   z,
 };
-
-export const pluginApi = {
-  classifyStderr,
-  classifyText,
-  errorFromText,
-  defineAdapter,
-  defineLinesProtocol,
-  OdError,
-  arr,
-  asRecord,
-  num,
-  str,
-  textOf,
-  version: VERSION,
-  z,
-  claudeStream,
-  errorOnce,
-  failedResultText,
-  parseToolInput,
-  toolCallOnce,
-};
-export type PluginApi = typeof pluginApi;
+export type PluginApi = typeof import("./core/agents/plugin-api.ts").pluginApi;

@@ -1,8 +1,7 @@
 /**
  * The API a plugin gets (`import { defineAdapter, z } from "od"`, or a factory's argument), built
  * from core alone, so a plugin's own thread (plugin-worker.ts, bundled without the rest of od)
- * can give its plugin the same module. `src/plugin.ts` publishes the same members; a test keeps
- * the two equal.
+ * can give its plugin the same module. `src/plugin.ts` publishes it, and its members by name.
  */
 import { z } from "zod";
 import { OdError } from "../errors.ts";

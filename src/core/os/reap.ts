@@ -13,7 +13,10 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
  * what end a run).
  */
 
-/** Every agent's run id (the same name as run/launch.ts's RUN_MARKER). */
+/**
+ * The variable that marks every process of a run: the launch stage sets it on the agent, and its
+ * descendants inherit it, one that leaves the process group too. How od finds what a run left behind.
+ */
 export const RUN_MARKER = "OD_RUN_ID";
 /** Every agent's od: "<od pid>-<random>", one per od process (sentinel.ts). */
 export const OWNER_MARKER = "OD_OWNER";

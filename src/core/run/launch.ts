@@ -2,18 +2,12 @@ import type { Adapter, Invocation } from "../agents/adapter.ts";
 import { startLoop, type Transport } from "../loops/index.ts";
 import type { LoopSettings } from "../loops/transport.ts";
 import { AgentProcess } from "../os/process.ts";
+import { RUN_MARKER } from "../os/reap.ts";
 import type { Plan } from "./plan.ts";
 import type { ValidRequest } from "./request.ts";
 
 /** How a planned run is started: where the agent runs and how its output comes back. */
 type Launcher = (plan: Plan, invocation: Invocation, runId: string) => Transport;
-
-/**
- * The variable that marks every process of a run: the agent gets it, and its
- * descendants inherit it, including one that leaves the process group. How od
- * finds what a run left behind (os/reap.ts).
- */
-export const RUN_MARKER = "OD_RUN_ID";
 
 /** A CLI on this machine: spawned without a shell, in its own process group, the prompt on stdin (or framed by its driver). */
 const spawnLocal: Launcher = (plan, invocation, runId) => {

@@ -1,7 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { findMarked, RUN_MARKER, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
-import { RUN_MARKER as LAUNCH_MARKER } from "../../../src/core/run/launch.ts";
+import { findMarked, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
 import { alive, ROOT } from "../../helpers.ts";
 
 /** `cmd` in a session of its own, `env` added to PATH. */
@@ -12,10 +11,6 @@ const until = async (check: () => boolean, ms: number) => {
   for (const deadline = Date.now() + ms; !check() && Date.now() < deadline; ) await Bun.sleep(10);
   return check();
 };
-
-test("the run marker reaped by is the one every agent is launched with", () => {
-  expect(RUN_MARKER).toBe(LAUNCH_MARKER);
-});
 
 describe.skipIf(process.platform !== "linux")("reap by mark", () => {
   test("a mark matches whole entries, every one of them, and never od itself", async () => {
