@@ -3,7 +3,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { OdEvent } from "../../src/core/events.ts";
 import { DIST_OD, FIXTURES, tmpdir } from "../helpers.ts";
-import { fakeFor, killAll, processesWith, readUntil, until } from "./support.ts";
+import { fakeFor, gone, killAll, processesWith, readUntil, until } from "./support.ts";
 
 /** Each test takes 1-3 s; the bound only keeps a regression from hanging the suite. */
 setDefaultTimeout(9000);
@@ -68,21 +68,9 @@ describe.skipIf(process.platform !== "linux")("od run, ended from outside", () =
           .split("\n")
           .map((l) => OdEvent.parse(JSON.parse(l)));
         expect(events.at(-1)).toMatchObject({ type: "run.finished", status: "cancelled" });
-        expect(
-          await until(
-            () => left(tmp.path),
-            (l) => l.length === 0,
-            3000,
-          ),
-        ).toEqual([]);
+        expect(await gone(() => left(tmp.path))).toEqual([]);
         // Nothing of od stays either (its sentinel exits with it).
-        expect(
-          await until(
-            () => processesWith(fake.home),
-            (l) => l.length === 0,
-            3000,
-          ),
-        ).toEqual([]);
+        expect(await gone(() => processesWith(fake.home))).toEqual([]);
       } finally {
         killAll(left(tmp.path));
       }
@@ -102,13 +90,7 @@ describe.skipIf(process.platform !== "linux")("od run, ended from outside", () =
       p.kill("SIGHUP");
       p.kill("SIGINT");
       expect(await p.exited).toBe(130);
-      expect(
-        await until(
-          () => left(tmp.path),
-          (l) => l.length === 0,
-          3000,
-        ),
-      ).toEqual([]);
+      expect(await gone(() => left(tmp.path))).toEqual([]);
     } finally {
       p.kill("SIGKILL");
       killAll(left(tmp.path));
@@ -121,13 +103,7 @@ describe.skipIf(process.platform !== "linux")("od run, ended from outside", () =
     try {
       p.kill("SIGHUP");
       expect(await p.exited).toBe(129);
-      expect(
-        await until(
-          () => left(tmp.path),
-          (l) => l.length === 0,
-          3000,
-        ),
-      ).toEqual([]);
+      expect(await gone(() => left(tmp.path))).toEqual([]);
     } finally {
       killAll(left(tmp.path));
     }
@@ -139,20 +115,8 @@ describe.skipIf(process.platform !== "linux")("od run, ended from outside", () =
     try {
       p.kill("SIGKILL");
       await p.exited;
-      expect(
-        await until(
-          () => left(tmp.path),
-          (l) => l.length === 0,
-          5000,
-        ),
-      ).toEqual([]);
-      expect(
-        await until(
-          () => processesWith(fake.home),
-          (l) => l.length === 0,
-          3000,
-        ),
-      ).toEqual([]);
+      expect(await gone(() => left(tmp.path), 5000)).toEqual([]);
+      expect(await gone(() => processesWith(fake.home))).toEqual([]);
     } finally {
       killAll(left(tmp.path));
     }
@@ -185,13 +149,7 @@ describe.skipIf(process.platform !== "linux")("od run, ended from outside", () =
       const finishedAt = Date.now();
       const exited = await Promise.race([p.exited, Bun.sleep(4000).then(() => "still running")]);
       expect({ exited, withinMs: Date.now() - finishedAt < 2000 }).toEqual({ exited: 0, withinMs: true });
-      expect(
-        await until(
-          () => left(tmp.path),
-          (l) => l.length === 0,
-          2000,
-        ),
-      ).toEqual([]); // and it went with the run
+      expect(await gone(() => left(tmp.path), 2000)).toEqual([]); // and it went with the run
     } finally {
       p.kill("SIGKILL");
       killAll(left(tmp.path));

@@ -2,7 +2,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
 import { FIXTURES, tmpdir } from "../helpers.ts";
-import { fakeFor, killAll, processesWith, sentinelOf, startServe, until } from "./support.ts";
+import { fakeFor, gone, killAll, processesWith, sentinelOf, startServe, until } from "./support.ts";
 
 /** Each test takes 1-3 s; the bound only keeps a regression from hanging the suite. */
 setDefaultTimeout(9000);
@@ -47,13 +47,7 @@ describe.skipIf(process.platform !== "linux")("od serve, killed and started agai
       server.p.kill("SIGKILL");
       await server.p.exited;
       again = await startServe(fake.odEnv);
-      expect(
-        await until(
-          () => processesWith(fake.marker),
-          (l) => l.length === 0,
-          5000,
-        ),
-      ).toEqual([]);
+      expect(await gone(() => processesWith(fake.marker), 5000)).toEqual([]);
       expect(await statuses(again.api)).toEqual(Array(RUNS).fill("failed"));
     } finally {
       again?.p.kill("SIGKILL");
@@ -75,13 +69,7 @@ describe.skipIf(process.platform !== "linux")("od serve, killed and started agai
       expect(processesWith(fake.marker)).toHaveLength(RUNS * 3); // nothing else ended them
       again = await startServe(fake.odEnv);
       // Recovery is done before the server prints its URL.
-      expect(
-        await until(
-          () => processesWith(fake.marker),
-          (l) => l.length === 0,
-          1000,
-        ),
-      ).toEqual([]);
+      expect(await gone(() => processesWith(fake.marker), 1000)).toEqual([]);
       expect(await statuses(again.api)).toEqual(Array(RUNS).fill("failed"));
     } finally {
       again?.p.kill("SIGKILL");
@@ -100,20 +88,8 @@ describe.skipIf(process.platform !== "linux")("od serve, killed and started agai
       try {
         server.p.kill(signal);
         expect(await Promise.race([server.p.exited, Bun.sleep(8000).then(() => "still running")])).toBe(code);
-        expect(
-          await until(
-            () => processesWith(fake.marker),
-            (l) => l.length === 0,
-            3000,
-          ),
-        ).toEqual([]);
-        expect(
-          await until(
-            () => processesWith(fake.home),
-            (l) => l.length === 0,
-            3000,
-          ),
-        ).toEqual([]);
+        expect(await gone(() => processesWith(fake.marker))).toEqual([]);
+        expect(await gone(() => processesWith(fake.home))).toEqual([]);
       } finally {
         server.p.kill("SIGKILL");
         killAll(processesWith(fake.marker));

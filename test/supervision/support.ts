@@ -34,6 +34,11 @@ export async function until<T>(check: () => T, ok: (value: T) => boolean, ms: nu
 }
 
 /** SIGKILL to whatever a test left (so a failing test leaks nothing). */
+/** The pids `list` finds, once none is left or `ms` (default 3 s) is spent: what a test expects to be []. */
+export function gone(list: () => number[], ms = 3000): Promise<number[]> {
+  return until(list, (l) => l.length === 0, ms);
+}
+
 export function killAll(pids: number[]): void {
   for (const pid of pids)
     try {
