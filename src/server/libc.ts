@@ -1,17 +1,12 @@
-import { dlopen, FFIType, ptr } from "bun:ffi";
+import { FFIType, ptr } from "bun:ffi";
+import { openLibc } from "../core/os/libc.ts";
 
 /** The two libc calls the server needs that Node's API lacks: flock(2) and getrlimit(2). Undefined where libc cannot be loaded (Windows). */
 function load() {
-  const names = process.platform === "darwin" ? ["libSystem.B.dylib"] : process.platform === "linux" ? ["libc.so.6", "libc.so"] : [];
-  for (const name of names) {
-    try {
-      return dlopen(name, {
-        flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
-        getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
-      }).symbols;
-    } catch {}
-  }
-  return undefined;
+  return openLibc({
+    flock: { args: [FFIType.i32, FFIType.i32], returns: FFIType.i32 },
+    getrlimit: { args: [FFIType.i32, FFIType.ptr], returns: FFIType.i32 },
+  });
 }
 
 let libc: ReturnType<typeof load> | null = null;

@@ -1,6 +1,7 @@
-import { dlopen, read, FFIType as T } from "bun:ffi";
+import { read, FFIType as T } from "bun:ffi";
 import { closeSync, constants as fs } from "node:fs";
 import { constants } from "node:os";
+import { openLibc } from "../os/libc.ts";
 
 /**
  * The *at() system calls through bun:ffi, for opening paths beneath a directory
@@ -47,24 +48,18 @@ interface C {
 }
 
 function load(): C | undefined {
-  const linux = process.platform === "linux";
-  const names = linux ? ["libc.so.6", "libc.so"] : process.platform === "darwin" ? ["libSystem.B.dylib"] : [];
-  const errnoAt = linux ? "__errno_location" : "__error";
-  for (const name of names) {
-    try {
-      const { symbols: c } = dlopen(name, {
-        openat: { args: [T.i32, T.ptr, T.i32, T.u32], returns: T.i32 },
-        mkdirat: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
-        renameat: { args: [T.i32, T.ptr, T.i32, T.ptr], returns: T.i32 },
-        unlinkat: { args: [T.i32, T.ptr, T.i32], returns: T.i32 },
-        syscall: { args: [T.i64, T.i32, T.ptr, T.ptr, T.u64], returns: T.i64_fast },
-        [errnoAt]: { args: [], returns: T.ptr },
-      });
-      const at = c[errnoAt] as unknown as () => number;
-      return { ...(c as unknown as Omit<C, "errno">), errno: () => read.i32(at()) };
-    } catch {} // not this name (or no such symbol): try the next
-  }
-  return undefined;
+  const errnoAt = process.platform === "linux" ? "__errno_location" : "__error";
+  const c = openLibc({
+    openat: { args: [T.i32, T.ptr, T.i32, T.u32], returns: T.i32 },
+    mkdirat: { args: [T.i32, T.ptr, T.u32], returns: T.i32 },
+    renameat: { args: [T.i32, T.ptr, T.i32, T.ptr], returns: T.i32 },
+    unlinkat: { args: [T.i32, T.ptr, T.i32], returns: T.i32 },
+    syscall: { args: [T.i64, T.i32, T.ptr, T.ptr, T.u64], returns: T.i64_fast },
+    [errnoAt]: { args: [], returns: T.ptr },
+  });
+  if (!c) return undefined;
+  const at = c[errnoAt] as unknown as () => number;
+  return { ...(c as unknown as Omit<C, "errno">), errno: () => read.i32(at()) };
 }
 
 function bind(c: C): Libc {
