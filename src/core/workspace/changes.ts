@@ -1,4 +1,5 @@
-import { readdirSync, statSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
 import { DIFF, git, MAX_DIFF_BYTES, withoutFilters } from "./git.ts";
 
@@ -39,13 +40,50 @@ export function fingerprint(dir: string, skip: string[] = []): Map<string, strin
   }
 }
 
-/** The diff of `files` in a repository; undefined outside one, or with no git installed. The agent may have written the repository's config: no command it names runs. */
+/**
+ * The diff of `files` in a repository, the new ones included as `git add -N` shows them (deleted and moved
+ * ones too); undefined outside one, or with no git installed. git works on a private copy of the index (the
+ * new files' intent-to-add entries, the stat refresh `git diff` writes), removed however it ends: the user's
+ * index, and so `git status`, are as they were. The agent may have written the repository's config: no command
+ * it names runs, nor any hook; and a name is a name, never a pattern.
+ */
 export async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
+  const index = await git(["rev-parse", "--git-path", "index"], cwd);
+  if (index.code !== 0) return undefined;
   const noFilters = await withoutFilters(cwd, files);
   if (!noFilters) return undefined;
-  const r = await git([...noFilters, ...DIFF, "--", ...files], cwd, { maxBytes: MAX_DIFF_BYTES });
-  return r.code === 0 && r.out ? r.out : undefined;
+  let scratch: string;
+  try {
+    scratch = mkdtempSync(join(tmpdir(), "od-index-"));
+  } catch {
+    return undefined; // no room for the private index: no diff, and the run's result still comes
+  }
+  try {
+    const env = { GIT_INDEX_FILE: join(scratch, "index") };
+    if (!copyIndex(resolve(cwd, index.out.replace(/\r?\n$/, "")), env.GIT_INDEX_FILE)) return undefined;
+    // No shared index file beside the user's (core.splitIndex): the copy is written whole.
+    const args = [...noFilters, "--literal-pathspecs", "-c", `core.hooksPath=${join(scratch, "no-hooks")}`, "-c", "core.splitIndex=false"];
+    const untracked = await git([...args, "ls-files", "-z", "--others", "--exclude-standard", "--", ...files], cwd, { env });
+    const added = untracked.out.split("\0").filter(Boolean);
+    if (added.length) await git([...args, "add", "--intent-to-add", "--", ...added], cwd, { env });
+    const r = await git([...args, ...DIFF, "--find-renames", "--", ...files], cwd, { env, maxBytes: MAX_DIFF_BYTES });
+    return r.code === 0 && r.out ? r.out : undefined;
+  } finally {
+    try {
+      rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
+    } catch {}
+  }
+}
+
+/** A copy of the index at `from`; none there (a repository with no commits yet) is an empty index, and fine. */
+function copyIndex(from: string, to: string): boolean {
+  try {
+    copyFileSync(from, to);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ENOENT";
+  }
 }
 
 /** The files whose fingerprint differs between two snapshots, sorted. */

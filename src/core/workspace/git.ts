@@ -17,12 +17,17 @@ export interface GitResult {
   err: string;
 }
 
-/** git's exit code and output; with `maxBytes`, output beyond it is cut (git is stopped) and marked. */
-export async function git(args: string[], cwd: string, opts: { stdin?: string; maxBytes?: number } = {}): Promise<GitResult> {
+/** git's exit code and output; with `maxBytes`, output beyond it is cut (git is stopped) and marked; `env` is added to od's own. */
+export async function git(
+  args: string[],
+  cwd: string,
+  opts: { stdin?: string; maxBytes?: number; env?: Record<string, string> } = {},
+): Promise<GitResult> {
   let p: Bun.Subprocess<"ignore" | Blob, "pipe", "pipe">;
   try {
     p = Bun.spawn(["git", "-c", "core.fsmonitor=false", ...args], {
       cwd,
+      env: opts.env ? { ...process.env, ...opts.env } : undefined,
       stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
       stdout: "pipe",
       stderr: "pipe",
