@@ -2,6 +2,14 @@
 import { afterAll, beforeEach, describe, expect, test } from "bun:test";
 import { DEFAULT_FINAL_TEXT, DEFAULT_TEXT, type ModelStub, startModelStub } from "./model-stub.ts";
 
+/** OpenAI's 401 for a rejected key (developers.openai.com/docs/guides/error-codes), as chat completions and responses answer it. */
+const OPENAI_BAD_KEY = {
+  message: "Incorrect API key provided: od-live-***-key. You can find your API key at https://platform.openai.com/account/api-keys.",
+  type: "invalid_request_error",
+  param: null,
+  code: "invalid_api_key",
+};
+
 const stub: ModelStub = await startModelStub();
 afterAll(() => stub.stop());
 beforeEach(() => stub.script({ kind: "chat" }));
@@ -67,7 +75,8 @@ describe("anthropic messages", () => {
     stub.script({ kind: "auth-error" });
     const bad = await post("/v1/messages", { ...base, messages: [user("x")] }, { "x-api-key": "sk-secret" });
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toMatchObject({ type: "error", error: { type: "authentication_error" } });
+    // Anthropic's own 401 for a rejected key (docs.claude.com/en/api/errors).
+    expect(await bad.json()).toMatchObject({ type: "error", error: { type: "authentication_error", message: "invalid x-api-key" } });
     expect(stub.requests.at(-1)?.headers["x-api-key"]).toBe("<redacted:9>");
   });
 
@@ -165,7 +174,8 @@ describe("openai chat completions", () => {
     stub.script({ kind: "auth-error" });
     const res = await post("/v1/chat/completions", { ...base, messages: [user("q")] });
     expect(res.status).toBe(401);
-    expect(await res.json()).toMatchObject({ error: { type: "invalid_request_error", code: "invalid_api_key" } });
+    // OpenAI's own 401: the masked key echoed back, no status code in the message (what kilo passes on over ACP).
+    expect(await res.json()).toEqual({ error: OPENAI_BAD_KEY });
   });
 });
 
@@ -249,7 +259,9 @@ describe("openai responses", () => {
       output: [{ type: "reasoning" }, { type: "message" }],
     });
     stub.script({ kind: "auth-error" });
-    expect((await post("/v1/responses", { ...base, input: "q" })).status).toBe(401);
+    const bad = await post("/v1/responses", { ...base, input: "q" });
+    expect(bad.status).toBe(401);
+    expect(await bad.json()).toEqual({ error: OPENAI_BAD_KEY });
   });
 });
 
@@ -302,7 +314,14 @@ describe("gemini", () => {
     stub.script({ kind: "auth-error" });
     const res = await post(`${path("g", "generateContent")}?key=secret`, { contents: contents("q") });
     expect(res.status).toBe(400);
-    expect(JSON.stringify(await res.json())).toContain("API_KEY_INVALID");
+    expect(await res.json()).toMatchObject({
+      error: {
+        code: 400,
+        message: "API key not valid. Please pass a valid API key.",
+        status: "INVALID_ARGUMENT",
+        details: [{ reason: "API_KEY_INVALID" }],
+      },
+    });
     expect(stub.requests.at(-1)?.query.key).toBe("<redacted:6>");
   });
 });

@@ -1,24 +1,24 @@
 import { type ErrorCode, isRetryable } from "../errors.ts";
 import type { OdEventBody } from "../events.ts";
+import { redact } from "../redact.ts";
 import type { Classification } from "./adapter.ts";
-
-const RULES: Array<[RegExp, ErrorCode]> = [
-  [
-    /\b401\b|unauthori[sz]ed|invalid[ _-]?(api[ _-]?)?key|authentication|not logged in|no api key|missing api key|no auth type is selected|please run \/login|api_key_invalid/i,
-    "AGENT_AUTH_REQUIRED",
-  ],
-  [/\b429\b|rate[ _-]?limit|too many requests|quota/i, "RATE_LIMITED"],
-  [/prompt is too long|context[ _-]length|too many tokens|maximum context/i, "AGENT_PROMPT_TOO_LARGE"],
-];
+import { matchProviderError } from "./provider-errors.ts";
 
 /**
  * Classifies an agent's own error text (a provider message, a stderr line)
- * into od's codes, with a hint that names what to do. Unknown text is AGENT_ERROR.
+ * into od's codes (the table in provider-errors.ts), with a hint that names what
+ * to do. Unknown text is AGENT_ERROR. The message is redacted: providers echo
+ * the keys they refuse, and it becomes an event.
  */
 export function classifyText(text: string, agent: { name: string; login?: string }): Classification {
-  const message = text.trim().slice(0, 2000) || `${agent.name} reported an error`;
-  const code = RULES.find(([re]) => re.test(text))?.[1] ?? "AGENT_ERROR";
-  return { code, message, hint: hintFor(code, agent) };
+  return classified(text, agent).classification;
+}
+
+function classified(text: string, agent: { name: string; login?: string }): { classification: Classification; known: boolean } {
+  const message = redact(text.trim().slice(0, 2000)) || `${agent.name} reported an error`;
+  const rule = matchProviderError(text);
+  const code = rule?.code ?? "AGENT_ERROR";
+  return { classification: { code, message, hint: rule?.hint?.(agent) ?? hintFor(code, agent) }, known: rule !== undefined };
 }
 
 export function hintFor(code: ErrorCode, agent: { name: string; login?: string }): string | undefined {
@@ -29,6 +29,8 @@ export function hintFor(code: ErrorCode, agent: { name: string; login?: string }
       return "The provider is rate limiting; wait a moment and try again.";
     case "AGENT_PROMPT_TOO_LARGE":
       return "Shorten the prompt or the conversation, or start a new session.";
+    case "MODEL_NOT_AVAILABLE":
+      return `Pick a model ${agent.name} offers: \`od models --agent <id>\` lists them.`;
     default:
       return undefined;
   }
@@ -44,15 +46,16 @@ export function isTransientText(text: string): boolean {
 
 /** An `error` event body for an agent's own error text. */
 export function errorFromText(text: string, agent: { name: string; login?: string }): Extract<OdEventBody, { type: "error" }> {
-  const c = classifyText(text, agent);
-  const retryable = isRetryable(c.code) || (c.code === "AGENT_ERROR" && isTransientText(text));
+  const { classification: c, known } = classified(text, agent);
+  // Text no rule knows may still be a server having a bad moment; a known AGENT_ERROR (an empty account) never passes on its own.
+  const retryable = isRetryable(c.code) || (!known && isTransientText(text));
   return { type: "error", code: c.code, message: c.message, hint: c.hint, retryable };
 }
 
-/** A classification from a stderr tail when its last line is recognisable (auth, rate limit, size); else undefined. */
+/** A classification from a stderr tail when its last line is recognisable (auth, rate limit, size, model, billing); else undefined. */
 export function classifyStderr(tail: string, agent: { name: string; login?: string }): Classification | undefined {
   const last = tail.trim().split("\n").pop()?.trim();
   if (!last) return undefined;
-  const c = classifyText(last, agent);
-  return c.code === "AGENT_ERROR" ? undefined : c;
+  const c = classified(last, agent);
+  return c.known ? c.classification : undefined;
 }

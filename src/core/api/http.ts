@@ -2,6 +2,7 @@ import { classifyText } from "../agents/classify-text.ts";
 import { type ErrorCode, OdError } from "../errors.ts";
 import type { OdEventBody } from "../events.ts";
 import { sleep } from "../os/sleep.ts";
+import { redact } from "../redact.ts";
 
 /** How hard od tries again: 429 and 5xx (and a refused connection) are retried a bounded number of times. */
 export interface RetryPolicy {
@@ -116,14 +117,14 @@ function exhausted(spec: PostSpec, status: number, reason: string, tries: number
   return new OdError(code, `${spec.provider}: ${reason} (gave up after ${tries} attempts)`, hint);
 }
 
-/** The provider's own error message from a JSON error body ({error: {message}} in both APIs), else the text. */
+/** The provider's own error message from a JSON error body ({error: {message}} in both APIs), else the text; redacted (providers echo refused keys). */
 export function providerMessage(text: string): string {
   try {
     const body = JSON.parse(text) as { error?: { message?: unknown } | string; message?: unknown };
     const m = typeof body.error === "string" ? body.error : (body.error?.message ?? body.message);
-    if (typeof m === "string" && m) return m.slice(0, 500);
+    if (typeof m === "string" && m) return redact(m.slice(0, 500));
   } catch {}
-  return text.trim().slice(0, 500);
+  return redact(text.trim().slice(0, 500));
 }
 
 async function boundedText(res: Response): Promise<string> {

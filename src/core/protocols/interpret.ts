@@ -1,4 +1,5 @@
 import { isEventBody, type OdEventBody } from "../events.ts";
+import { redact } from "../redact.ts";
 import type { Driver, DriverStep, SyncDriver } from "./driver.ts";
 
 /**
@@ -44,9 +45,9 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string, validate
   return checked(step as DriverStep, line, validate);
 }
 
-/** A driver's step with a list of events, held to the guarantees: counts cleaned, a plugin's events checked. */
+/** A driver's step with a list of events, held to the guarantees: counts cleaned, diagnostics redacted, a plugin's events checked. */
 function checked(step: DriverStep, line: string, validate: boolean): DriverStep {
-  const events = step.events.some(isUsage) ? step.events.map(countable) : step.events;
+  const events = step.events.some(needsCare) ? step.events.map(sanitized) : step.events;
   return { ...step, events: validate ? events.map((body) => (valid(body) ? body : raw(line))) : events };
 }
 
@@ -75,7 +76,7 @@ export function finishing<S>(driver: Driver<S>, state: S, validate = true): OdEv
 
 function bodies(events: unknown, validate: boolean): OdEventBody[] {
   if (!Array.isArray(events)) return [];
-  const out = events.map(countable);
+  const out = events.map(sanitized);
   return validate ? out.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : out;
 }
 
@@ -94,7 +95,40 @@ export function salvageText(line: string): string {
 const valid = isEventBody;
 
 function raw(line: string): OdEventBody {
-  return { type: "raw", stream: "stdout", line };
+  return { type: "raw", stream: "stdout", line: redact(line) };
+}
+
+/** The bodies that may carry numbers to clean or an agent's diagnostic text to redact; the rest (text, tools) pass untouched. */
+const CARE: ReadonlySet<string> = new Set(["usage", "error", "status", "raw"]);
+const needsCare = (body: OdEventBody) => CARE.has(body?.type);
+
+/**
+ * A body as it may leave the driver: usage with clean counts, and credentials
+ * out of what an agent says about a failure (error message and hint, status
+ * detail, raw line). Providers echo refused keys and CLIs print request
+ * headers; none of it may reach the run log. Assistant text is never touched.
+ */
+function sanitized(body: OdEventBody): OdEventBody {
+  switch (body?.type) {
+    case "usage":
+      return countable(body);
+    case "error":
+      return redacted(redacted(body, "message"), "hint");
+    case "status":
+      return redacted(body, "detail");
+    case "raw":
+      return redacted(body, "line");
+    default:
+      return body;
+  }
+}
+
+/** The body with one text field redacted; the same body when there was nothing to take out (or the field is not text). */
+function redacted<B extends OdEventBody>(body: B, key: keyof B): B {
+  const value = body[key];
+  if (typeof value !== "string") return body;
+  const clean = redact(value);
+  return clean === value ? body : { ...body, [key]: clean };
 }
 
 /**
@@ -102,10 +136,7 @@ function raw(line: string): OdEventBody {
  * parser that passes a CLI's figures through unchecked would otherwise emit
  * "Infinity in" or a negative cost (and an event the schema refuses).
  */
-const isUsage = (body: OdEventBody) => body?.type === "usage";
-
-function countable(body: OdEventBody): OdEventBody {
-  if (body?.type !== "usage") return body;
+function countable(body: Extract<OdEventBody, { type: "usage" }>): OdEventBody {
   let out: typeof body | undefined;
   for (const k of COUNTS) {
     const v = body[k];

@@ -38,8 +38,9 @@ export function countTokens(body: unknown): Response {
   return json({ input_tokens: Math.max(1, Math.ceil(JSON.stringify(body ?? "").length / 4)) });
 }
 
-export function authError(message: string): Response {
-  return json({ type: "error", error: { type: "authentication_error", message } }, 401);
+/** Anthropic's 401 for a rejected key (docs.claude.com/en/api/errors): "invalid x-api-key". */
+export function authError(message = "invalid x-api-key"): Response {
+  return json({ type: "error", error: { type: "authentication_error", message }, request_id: newId("req_stub_") }, 401);
 }
 
 const SIGNATURE = "c3R1Yi1zaWduYXR1cmUtbm90LXJlYWw="; // base64("stub-signature-not-real")

@@ -1,6 +1,6 @@
 // OpenAI Chat Completions: POST /v1/chat/completions (SSE chunks or one JSON completion).
 import { arr, defined, isRecord, type Json, rec, str, toolSpec } from "./request.ts";
-import { newId } from "./scenario.ts";
+import { DEFAULT_AUTH_MESSAGE, newId } from "./scenario.ts";
 import { type Frame, hang, json, paced, streamResponse } from "./stream.ts";
 import type { Reply, StreamCtx, Turn } from "./types.ts";
 
@@ -27,7 +27,8 @@ export function parse(body: unknown): Turn {
   };
 }
 
-export function authError(message: string): Response {
+/** OpenAI's 401 for a rejected key, chat completions and responses alike (developers.openai.com/docs/guides/error-codes). */
+export function authError(message = DEFAULT_AUTH_MESSAGE): Response {
   return json({ error: { message, type: "invalid_request_error", param: null, code: "invalid_api_key" } }, 401);
 }
 

@@ -1,0 +1,91 @@
+/**
+ * Provider error tables, the way ESLint's RuleTester runs rules: every
+ * test/fixtures/provider-errors/<provider>.json row is a provider's real error
+ * body or message (with where it was seen), and the code od must read from it,
+ * whether it comes as an agent's error text or as the last line of its stderr.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { classifyStderr, errorFromText } from "../../../src/core/agents/classify-text.ts";
+import type { ErrorCode } from "../../../src/core/errors.ts";
+import { FIXTURES } from "../../helpers.ts";
+
+interface Case {
+  code: ErrorCode;
+  /** The error as a CLI prints it, or `body`: the provider's JSON body, printed as JSON. */
+  text?: string;
+  body?: unknown;
+  source: string;
+  /** An account out of credit: not retried, and the hint says to check billing. */
+  billing?: boolean;
+  /** Defaults to "retried only when rate limited". */
+  retryable?: boolean;
+  /** Part of a credential the provider echoed: it must not survive into the event. */
+  secret?: string;
+  note?: string;
+}
+
+interface Table {
+  provider: string;
+  docs: string;
+  cases: Case[];
+}
+
+const DIR = join(FIXTURES, "provider-errors");
+const AGENT = { name: "Agent", login: "agent login" };
+const tables = readdirSync(DIR)
+  .filter((f) => f.endsWith(".json"))
+  .map((f) => ({ file: f, ...(JSON.parse(readFileSync(join(DIR, f), "utf8")) as Table) }));
+
+const textOf = (c: Case) => c.text ?? JSON.stringify(c.body);
+const label = (c: Case) => `${c.code} ← ${textOf(c).replace(/\s+/g, " ").slice(0, 90)}`;
+
+test("the tables cover every provider the CLIs reach, each row with its source", () => {
+  expect(tables.map((t) => t.file.replace(/\.json$/, "")).sort()).toEqual(
+    [
+      "agent-clis",
+      "anthropic",
+      "azure-openai",
+      "bedrock",
+      "dashscope",
+      "deepseek",
+      "gemini",
+      "moonshot",
+      "openai",
+      "openrouter",
+      "vertex",
+    ].sort(),
+  );
+  for (const t of tables)
+    for (const c of t.cases) {
+      expect(c.source, `${t.file}: ${label(c)}`).toBeTruthy();
+      expect(typeof textOf(c), `${t.file}: a row needs text or body`).toBe("string");
+    }
+});
+
+for (const table of tables) {
+  describe(`${table.provider} errors`, () => {
+    test.each(table.cases.map((c) => [label(c), c] as const))("%s", (_, c) => {
+      const text = textOf(c);
+      const error = errorFromText(text, AGENT);
+      expect({ code: error.code, source: c.source }).toEqual({ code: c.code, source: c.source });
+      expect(error.retryable).toBe(c.retryable ?? c.code === "RATE_LIMITED");
+      if (c.billing) expect(error.hint).toMatch(/billing/i);
+      if (c.secret) expect(error.message).not.toContain(c.secret);
+      // The same words as the last line of a stderr tail: recognised there too (an unknown one is left to the crash report).
+      const tail = classifyStderr(`starting…\n${text.replace(/\s*\n\s*/g, " ")}\n`, AGENT);
+      expect(tail?.code ?? "AGENT_ERROR").toBe(c.code);
+      if (c.billing) expect(tail?.hint).toMatch(/billing/i);
+      if (c.secret) expect(tail?.message ?? "").not.toContain(c.secret);
+    });
+  });
+}
+
+describe("hints", () => {
+  test("auth names the agent's login; a model the CLI is too old for says to upgrade it", () => {
+    expect(errorFromText("401 Unauthorized", AGENT).hint).toBe("Log in: agent login");
+    expect(errorFromText("The 'gpt-9' model requires a newer version of Codex.", AGENT).hint).toMatch(/upgrade/i);
+    expect(errorFromText("model not found", AGENT).hint).toMatch(/model/i);
+  });
+});
