@@ -1,10 +1,12 @@
 import { type ArgsDef, type CommandDef, defineCommand } from "citty";
 import { exitCodeFor, OdError } from "../core/errors.ts";
+import { didYouMean } from "../core/suggest.ts";
+import { colorFor } from "./color.ts";
 
 /** Prints an error once, in one format, and returns the exit code it maps to. */
 export function renderError(err: unknown): number {
   const e = OdError.from(err);
-  const color = process.stderr.isTTY && !process.env.NO_COLOR;
+  const color = colorFor(process.stderr);
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
   process.stderr.write(`${red(`od: ${e.message}`)} ${dim(`[${e.code}]`)}\n`);
@@ -25,13 +27,18 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
     run: run
       ? async (ctx) => {
           try {
-            const unknown = unknownOption(ctx.rawArgs, (def.args ?? {}) as ArgsDef);
-            if (unknown)
+            const args = (def.args ?? {}) as ArgsDef;
+            const unknown = unknownOption(ctx.rawArgs, args);
+            if (unknown) {
+              // A long option misspelt gets the closest one this command has; -x is too short to guess from.
+              const longNames = Object.keys(args).filter((name) => args[name]!.type !== "positional");
+              const guess = unknown.startsWith("--") ? didYouMean(unknown.slice(2), longNames, (n) => `--${n}`) : "";
               throw new OdError(
                 "INVALID_REQUEST",
                 `Unknown option ${unknown}`,
-                `See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`,
+                `${guess}See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`,
               );
+            }
             return await run(ctx);
           } catch (err) {
             process.exitCode = renderError(err);

@@ -4,6 +4,7 @@ import { loadRegistry } from "../builtins.ts";
 import { detectCached } from "../core/agents/detect-cache.ts";
 import { PROBE_SLOW } from "../core/agents/detection.ts";
 import { liveCheck } from "../core/agents/live-check.ts";
+import type { Registry } from "../core/agents/registry.ts";
 import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
@@ -13,6 +14,8 @@ interface Finding {
   level: "ok" | "warn" | "broken";
   what: string;
   fix?: string;
+  /** Agent id -> the command that installs it, for the agents not installed. */
+  install?: Record<string, string>;
 }
 
 export default odCommand({
@@ -47,20 +50,17 @@ export default odCommand({
         what: `${d.id} was found in ${dirname(d.path!)}, which is not on PATH`,
         fix: `add ${dirname(d.path!)} to PATH so other programs find it too`,
       });
-    const ready = detections.filter((d) => d.status === "ready");
-    if (!ready.length)
+    const missing = notInstalled(
+      detections.filter((d) => d.status === "missing").map((d) => d.id),
+      registry,
+    );
+    if (!detections.some((d) => d.status === "ready"))
       findings.push({
         level: "broken",
         what: "no agent CLI is ready to use",
-        fix: `install one: ${registry
-          .list()
-          .slice(0, 3)
-          .map((e) => e.adapter.install)
-          .join(" · ")}`,
+        fix: missing ? "install one with its command below" : "fix one of those above",
       });
-    const missing = detections.filter((d) => d.status === "missing").map((d) => d.id);
-    if (missing.length)
-      findings.push({ level: "warn", what: `not installed: ${missing.join(", ")}`, fix: "`od agents` shows how to install each" });
+    if (missing) findings.push(missing);
     for (const e of registry.errors)
       findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
@@ -98,10 +98,29 @@ export default odCommand({
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
     if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs() });
-    for (const f of findings)
-      process.stdout.write(`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}${f.fix ? `\n    → ${f.fix}` : ""}\n`);
+    process.stdout.write(findings.map(asText).join(""));
   },
 });
+
+/** The agents not installed, as one finding with the command that installs each. */
+function notInstalled(ids: string[], registry: Registry): Finding | undefined {
+  if (!ids.length) return undefined;
+  const install: Record<string, string> = {};
+  for (const id of ids) {
+    const command = registry.get(id)?.adapter.install;
+    if (command) install[id] = command;
+  }
+  return { level: "warn", what: `not installed: ${ids.join(", ")}`, fix: "to install one, run its command:", install };
+}
+
+function asText(f: Finding): string {
+  const lines = [`${{ ok: "✓", warn: "!", broken: "✗" }[f.level]} ${f.what}`];
+  if (f.fix) lines.push(`    → ${f.fix}`);
+  const install = Object.entries(f.install ?? {});
+  const width = Math.max(0, ...install.map(([id]) => id.length));
+  for (const [id, command] of install) lines.push(`      ${id.padEnd(width)}  ${command}`);
+  return `${lines.join("\n")}\n`;
+}
 
 function dataDir(): Finding {
   const dir = odHome();

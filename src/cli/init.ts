@@ -3,6 +3,7 @@ import { relative, resolve } from "node:path";
 import { loadRegistry } from "../builtins.ts";
 import { writeRole } from "../core/agents/roles.ts";
 import { OdError } from "../core/errors.ts";
+import { didYouMean } from "../core/suggest.ts";
 import { odCommand } from "./command.ts";
 
 export default odCommand({
@@ -18,7 +19,13 @@ export default odCommand({
   async run({ args }) {
     const registry = await loadRegistry();
     const adapter = registry.get(args.agent)?.adapter;
-    if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, "See `od agents`.");
+    if (!adapter) {
+      const guess = didYouMean(
+        args.agent,
+        registry.list().map((e) => e.adapter.id),
+      );
+      throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, `${guess}See \`od agents\`.`);
+    }
     let prompt: string;
     try {
       prompt = readFileSync(args["prompt-file"], "utf8");

@@ -3,6 +3,7 @@ import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import { type ParallelResult, parallel } from "../core/run/parallel.ts";
 import type { RunRequest } from "../core/run/request.ts";
+import { didYouMean } from "../core/suggest.ts";
 import { createTextRenderer } from "./render.ts";
 import { table } from "./table.ts";
 
@@ -29,7 +30,9 @@ export async function runParallel(
   base: Omit<RunRequest, "agent">,
   opts: { registry: Registry; json: boolean; signal: AbortSignal; color: boolean; attempts: number },
 ): Promise<number> {
-  for (const a of agents) if (!opts.registry.get(a)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, "See `od agents`.");
+  const known = opts.registry.list().map((e) => e.adapter.id);
+  for (const a of agents)
+    if (!opts.registry.get(a)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, `${didYouMean(a, known)}See \`od agents\`.`);
   const sinks = new Map<
     string,
     { out: ReturnType<typeof labelled>; err: ReturnType<typeof labelled>; render: ReturnType<typeof createTextRenderer> }

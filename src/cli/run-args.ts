@@ -120,7 +120,9 @@ export async function readPrompt(positionals: string[]): Promise<string> {
     throw new OdError(
       "INVALID_REQUEST",
       fromStdin ? "The prompt read from stdin is empty" : "No prompt given",
-      'Pass it as an argument (od run --agent pi "fix the tests") or "-" to read stdin.',
+      fromStdin
+        ? 'Check what feeds od\'s stdin (echo "fix the tests" | od run --agent pi -), or pass the prompt as an argument.'
+        : 'Pass it as an argument (od run --agent pi "fix the tests") or "-" to read stdin.',
     );
   return prompt;
 }

@@ -10,6 +10,7 @@ import { createRun } from "../core/run/pipeline.ts";
 import { planRun } from "../core/run/plan.ts";
 import type { RunRequest } from "../core/run/request.ts";
 import { batchedSinks } from "./batched.ts";
+import { colorFor } from "./color.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { runParallel } from "./parallel-run.ts";
@@ -50,7 +51,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
     }
     controller.abort();
   });
-  const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  const color = colorFor(process.stderr);
   const render = args.json
     ? (e: OdEvent) => sinks.out.write(`${JSON.stringify(e)}\n`)
     : createTextRenderer(sinks.out, sinks.err, color, { result: Boolean(args.result) });
@@ -111,7 +112,7 @@ async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">, regist
     if (count > 1) process.exit(STOP_SIGNALS[stoppedBy]); // a second one: leave now (every agent's group still goes)
     controller.abort();
   });
-  const color = Boolean(process.stderr.isTTY) && !process.env.NO_COLOR;
+  const color = colorFor(process.stderr);
   const code = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color, attempts });
   process.exitCode = code === 130 && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }

@@ -10,31 +10,38 @@ import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
 
 const CHROMIUM = process.env.OD_CHROMIUM ?? "/usr/bin/chromium";
-// .ci/run installs Debian's chromium; a machine without it cannot run this file.
-const skip = !existsSync(CHROMIUM);
+// .ci/run installs Debian's chromium; a machine without it cannot run this file. Decided once, here,
+// before anything is made: without Chromium the file is one skipped test that says why, and it
+// starts no server and makes no temporary folder.
+const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (install it, or set OD_CHROMIUM to its path)`;
 
-describe.skipIf(skip)("web UI (chromium)", () => {
-  const tmp = tmpdir();
-  const fake = installFake(tmp.path, "fake-agent", [
-    { read: "all" },
-    {
-      ifStdin: "hang",
-      then: [{ stdout: { t: "text", v: "still working…" } }, { hang: true }],
-      else: [
-        { stdout: { t: "session", v: "sess-42" } },
-        { stdout: { t: "text", v: "Writing the file. " } },
-        { sleep: 100 },
-        { stdout: { t: "tool", id: "call-1", name: "Write" } },
-        { stdout: { t: "result", id: "call-1" } },
-        { stdout: { t: "text", v: "ALL DONE" } },
-      ],
-    },
-  ]);
-  const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
+if (missing) test.skip(`web UI (chromium): skipped, ${missing}`, () => {});
+else describe("web UI (chromium)", suite);
+
+function suite() {
+  let tmp: ReturnType<typeof tmpdir>;
+  let server: ReturnType<typeof startServer>;
   let browser: Browser;
   let page: Page;
 
   beforeAll(async () => {
+    tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [
+      { read: "all" },
+      {
+        ifStdin: "hang",
+        then: [{ stdout: { t: "text", v: "still working…" } }, { hang: true }],
+        else: [
+          { stdout: { t: "session", v: "sess-42" } },
+          { stdout: { t: "text", v: "Writing the file. " } },
+          { sleep: 100 },
+          { stdout: { t: "tool", id: "call-1", name: "Write" } },
+          { stdout: { t: "result", id: "call-1" } },
+          { stdout: { t: "text", v: "ALL DONE" } },
+        ],
+      },
+    ]);
+    server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: [
@@ -53,8 +60,8 @@ describe.skipIf(skip)("web UI (chromium)", () => {
 
   afterAll(async () => {
     await browser?.close();
-    await server.stop();
-    await tmp[Symbol.asyncDispose]();
+    await server?.stop();
+    await tmp?.[Symbol.asyncDispose]();
   });
 
   async function runPrompt(prompt: string) {
@@ -93,4 +100,4 @@ describe.skipIf(skip)("web UI (chromium)", () => {
     await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();
     await page.locator("#run-status", { hasText: "succeeded" }).waitFor();
   });
-});
+}

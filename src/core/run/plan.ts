@@ -13,6 +13,7 @@ import type { Driver, DriverContext } from "../protocols/driver.ts";
 import { driverFor } from "../protocols/index.ts";
 import { applySkills } from "../skills/apply.ts";
 import type { Skill } from "../skills/catalog.ts";
+import { didYouMean } from "../suggest.ts";
 import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.ts";
 import type { ImageInput } from "./images.ts";
 import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
@@ -52,11 +53,13 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   const env = opts.env ?? process.env;
   const entry = registry.get(request.agent);
   if (!entry) {
-    const known = registry
-      .list()
-      .map((e) => e.adapter.id)
-      .join(", ");
-    throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, `Known agents: ${known}. See \`od plugins\`.`);
+    const known = registry.list().map((e) => e.adapter.id);
+    const guess = didYouMean(request.agent, known);
+    throw new OdError(
+      "AGENT_UNKNOWN",
+      `No adapter named "${request.agent}"`,
+      `${guess}Known agents: ${known.join(", ")}. See \`od plugins\`.`,
+    );
   }
   const adapter = entry.adapter;
   checkRequest(adapter, request, registry);
