@@ -30,7 +30,7 @@ export function parse(record: unknown, state: CodexState, line: string): OdEvent
     case "item.started":
     case "item.updated":
     case "item.completed":
-      return item(asRecord(r.item), r.type === "item.completed", state, line);
+      return item(asRecord(r.item), r.type, state, line);
     case "turn.completed":
       return [usage(asRecord(r.usage))];
     case "turn.failed":
@@ -42,9 +42,10 @@ export function parse(record: unknown, state: CodexState, line: string): OdEvent
   }
 }
 
-function item(it: Rec | undefined, completed: boolean, state: CodexState, line: string): OdEventBody[] {
+function item(it: Rec | undefined, phase: string, state: CodexState, line: string): OdEventBody[] {
   const id = str(it?.id);
   if (!it || !id) return [{ type: "raw", stream: "stdout", line }];
+  const completed = phase === "item.completed";
   switch (it.type) {
     case "agent_message":
       return suffix(state, id, str(it.text), "text.delta");
@@ -79,7 +80,7 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
         isError: it.status === "failed",
       }));
     case "web_search":
-      return tool(state, id, completed, "web_search", { query: str(it.query) ?? "" }, () => ({ output: "", isError: false }));
+      return webSearch(it, id, phase, state);
     case "todo_list": {
       const todos = arr(it.items)
         .map(asRecord)
@@ -92,6 +93,21 @@ function item(it: Rec | undefined, completed: boolean, state: CodexState, line: 
     default:
       return [{ type: "raw", stream: "stdout", line }];
   }
+}
+
+/**
+ * A web search is announced with an empty query (`"query":"","action":{"type":"other"}`); the
+ * query comes with item.completed (`query`, and `action.query`/`queries` or `action.url`). The
+ * call waits for it, so it is shown with its query; meanwhile a status says a search runs.
+ */
+function webSearch(it: Rec, id: string, phase: string, state: CodexState): OdEventBody[] {
+  const action = asRecord(it.action);
+  const query = str(it.query) || str(action?.query) || str(action?.url) || "";
+  if (phase !== "item.completed" && !query)
+    return phase === "item.started" && !state.open.has(id) ? [{ type: "status", label: "searching the web" }] : [];
+  const queries = arr(action?.queries).filter((q): q is string => typeof q === "string");
+  const input = { query, ...(queries.length > 1 ? { queries } : {}) };
+  return tool(state, id, phase === "item.completed", "web_search", input, () => ({ output: "", isError: false }));
 }
 
 /** "add /path" per change, a line each. */

@@ -21,12 +21,14 @@ export interface OpencodeState {
   sessionId?: string;
   /** Tool calls already emitted, by callID. */
   calls: Set<string>;
+  /** Tool calls already closed with their result: opencode re-prints a finished part on later updates. */
+  results: Set<string>;
   /** Totals over every step, flushed as the run's usage when stdout closes. */
   total?: { input: number; output: number; reasoning: number; cacheRead: number; cacheWrite: number; cost: number };
   n: number;
 }
 
-export const createState = (): OpencodeState => ({ calls: new Set(), n: 0 });
+export const createState = (): OpencodeState => ({ calls: new Set(), results: new Set(), n: 0 });
 
 export function parse(record: unknown, state: OpencodeState, line: string): OdEventBody[] {
   const r = asRecord(record);
@@ -89,7 +91,8 @@ function tool(part: Record<string, unknown> | undefined, state: OpencodeState): 
     events.push({ type: "tool.call", id, name: str(part?.tool) ?? "tool", input: jsonInput(s?.input) });
   }
   const status = str(s?.status);
-  if (status === "completed" || status === "error") {
+  if ((status === "completed" || status === "error") && !state.results.has(id)) {
+    state.results.add(id);
     // "invalid" is opencode's stand-in for a call it could not run (an unknown tool, bad arguments).
     const exit = num(asRecord(s?.metadata)?.exit);
     const isError = status === "error" || part?.tool === "invalid" || (exit !== undefined && exit !== 0);
@@ -134,16 +137,37 @@ function stepUsage(part: Record<string, unknown> | undefined, state: OpencodeSta
 }
 
 /**
- * `{name, data: {message, statusCode?}}`. An `UnknownError` only says "Check server logs": its
- * cause is in the logs on stderr (`--print-logs`), which `classify` reads once the process exits
- * non-zero, so here it is only a status.
+ * `{name, data: {message, statusCode?, responseBody?}}`. An `UnknownError` only says "Check server
+ * logs": its cause is in the logs on stderr (`--print-logs`), which `classify` reads once the
+ * process exits non-zero, so here it is only a status. An `APIError`'s message may be only the
+ * gateway's ("Provider returned error"): the provider's own words are in `responseBody`.
  */
 function error(e: Record<string, unknown> | undefined): OdEventBody {
   const name = str(e?.name) ?? "Error";
   const data = asRecord(e?.data);
-  const message = str(data?.message) ?? str(e?.message) ?? name;
+  let message = str(data?.message) ?? str(e?.message) ?? name;
   if (name === "UnknownError") return { type: "status", label: "error", detail: message };
+  const reason = providerReason(data?.responseBody);
+  if (reason && !message.includes(reason)) message = `${message}: ${reason}`;
   const status = num(data?.statusCode);
   const named = NAMED_ERRORS[name];
   return errorFromText(`${status !== undefined ? `${status} ` : ""}${named ? `${named}: ` : ""}${message}`, AGENT);
+}
+
+/**
+ * The provider's message in a response body (JSON text): `error.message`, or the upstream's own
+ * body that a gateway passes on in `error.metadata.raw` (OpenRouter), or a top-level `message`.
+ */
+function providerReason(body: unknown, nested = false): string | undefined {
+  const text = str(body)?.trim();
+  if (!text) return undefined;
+  let parsed: Record<string, unknown> | undefined;
+  try {
+    parsed = asRecord(JSON.parse(text));
+  } catch {
+    return nested ? text.slice(0, 500) : undefined; // a gateway's raw upstream text is the reason itself
+  }
+  const e = asRecord(parsed?.error) ?? parsed;
+  const upstream = nested ? undefined : providerReason(asRecord(e?.metadata)?.raw, true);
+  return upstream ?? str(e?.message) ?? str(parsed?.message) ?? str(parsed?.detail);
 }

@@ -1,4 +1,5 @@
 import type { EventOf, OdEvent } from "../core/events.ts";
+import { partBreak } from "../core/run/summary.ts";
 
 export interface Sink {
   write(text: string): unknown;
@@ -13,9 +14,16 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
   let atLineStart = true;
   const thinking = new Set<string>();
+  /** The answer's last part id and last two characters written: a new part starts a new paragraph. */
+  let part: string | undefined;
+  let tail = "";
   /** The run's usage summed over its turns (from run.result), for the closing line. */
   let usage: EventOf<"run.result">["usage"];
   let sessionId: string | undefined;
+  // Whether the agent was started, and an error shown: a run refused before it started (an unknown
+  // agent, a CLI not installed) ends with its error alone, no "failed in 0.0s" under it.
+  let started = false;
+  let erred = false;
 
   const note = (text: string) => {
     if (!atLineStart) {
@@ -28,13 +36,21 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
   return (e: OdEvent): void => {
     switch (e.type) {
       case "run.started":
+        started = true;
         return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd}`));
-      case "text.delta":
+      case "text.delta": {
         // A sub-agent's words are progress of its tool call, not the answer.
         if (e.parent) return note(dim(`  ↳ ${clip(e.text, 200)}`));
-        out.write(e.text);
-        atLineStart = e.text.endsWith("\n");
+        if (!e.text) return;
+        // A note since the last part ended its line on stdout: that line break counts toward the paragraph's.
+        if (atLineStart && tail && !tail.endsWith("\n")) tail = `${tail}\n`.slice(-2);
+        const text = part !== undefined && e.id !== part ? partBreak(tail) + e.text : e.text;
+        part = e.id;
+        out.write(text);
+        tail = (tail + text).slice(-2);
+        atLineStart = text.endsWith("\n");
         return;
+      }
       case "thinking.delta":
         if (!thinking.has(e.id)) note(dim("· thinking…"));
         thinking.add(e.id);
@@ -48,6 +64,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "permission.decision":
         return note(dim(`· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.by}${e.reason ? `: ${e.reason}` : ""})`));
       case "error":
+        erred = true;
         return note(`${red(`✗ ${e.message}`)} ${dim(`[${e.code}]`)}${e.hint ? `\n${dim("hint:")} ${e.hint}` : ""}`);
       case "session":
         sessionId = e.sessionId;
@@ -66,6 +83,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
         return;
       }
       case "run.finished": {
+        if (!started && erred && e.status === "failed") return;
         const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
         if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
           parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);

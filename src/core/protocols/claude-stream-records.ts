@@ -31,8 +31,10 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
     return arr(message?.content).flatMap((b, i): OdEventBody[] => {
       const block = asRecord(b);
       if (block?.type === "tool_use") {
-        const streamed = options.toolInputFromDeltas ? [...state.blocks.values()].find((x) => x.id === block.id && x.json) : undefined;
-        return toolCallOnce(state, str(block.id) ?? "", str(block.name), streamed ? parseToolInput(streamed.json) : block.input);
+        // What the stream carried wins (its deltas, else the input it started with); the wrapper's own input fills in.
+        const streamed = options.toolInputFromDeltas ? [...state.blocks.values()].find((x) => x.id === block.id) : undefined;
+        const input = streamed ? parseToolInput(streamed.json, streamed.input, block.input) : block.input;
+        return toolCallOnce(state, str(block.id) ?? "", str(block.name), input);
       }
       if (repeated) return [];
       if (block?.type === "text" && str(block.text)) return [{ type: "text.delta", id: `${messageId}:${i}`, text: str(block.text)! }];
@@ -74,7 +76,7 @@ function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[
       return [];
     case "content_block_start": {
       const b = asRecord(e.content_block);
-      state.blocks.set(num(e.index) ?? 0, { type: str(b?.type) ?? "", id: str(b?.id), name: str(b?.name), json: "" });
+      state.blocks.set(num(e.index) ?? 0, { type: str(b?.type) ?? "", id: str(b?.id), name: str(b?.name), json: "", input: b?.input });
       return [];
     }
     case "content_block_delta": {
@@ -90,7 +92,9 @@ function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[
     }
     case "content_block_stop": {
       const block = state.blocks.get(num(e.index) ?? 0);
-      return block?.type === "tool_use" && block.id ? toolCallOnce(state, block.id, block.name, parseToolInput(block.json)) : [];
+      return block?.type === "tool_use" && block.id
+        ? toolCallOnce(state, block.id, block.name, parseToolInput(block.json, block.input))
+        : [];
     }
     default:
       return [];
@@ -109,13 +113,17 @@ export function toolCallOnce(state: ClaudeStreamState, id: string, name: string 
   return [{ type: "tool.call", id, name: name ?? "tool", input: input ?? {} }];
 }
 
-/** A tool's input from its streamed `input_json_delta`s; JSON cut short is kept as `_partial`. */
-export function parseToolInput(json: string): unknown {
-  if (!json) return {};
+/**
+ * A tool's input from its streamed `input_json_delta`s; with none, or JSON cut short, the first
+ * non-empty input given `whole` (the block's start, a wrapper); else `{}`, or the cut JSON as `_partial`.
+ */
+export function parseToolInput(json: string, ...whole: unknown[]): unknown {
+  const known = whole.find((w) => asRecord(w) !== undefined && Object.keys(w as object).length > 0);
+  if (!json) return known ?? {};
   try {
     return JSON.parse(json);
   } catch {
-    return { _partial: json };
+    return known ?? { _partial: json };
   }
 }
 

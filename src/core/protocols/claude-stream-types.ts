@@ -8,6 +8,8 @@ export interface ContentBlock {
   id?: string;
   name?: string;
   json: string;
+  /** The input content_block_start carried (some providers send it whole there, with no deltas). */
+  input?: unknown;
 }
 
 export interface ClaudeStreamState {

@@ -9,11 +9,15 @@ import { asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 const DIALOGS = new Set(["select", "confirm", "input", "editor"]);
 const STATE_ID = "od-state";
 const PROMPT_ID = "od-prompt";
+/** Asked after an `agent_end` that ended in an error: pi answers it only after it has said whether it retries. */
+const SETTLE_ID = "od-settle";
 
 export interface PiState {
   agent: { name: string; login?: string };
   /** Index of the current assistant message, for text/thinking part ids. */
   message: number;
+  /** The last turn's error, held until pi says it will not retry it (pi's own retries come first). */
+  failure?: string;
 }
 
 export const piRpc = defineDriver<PiState>({
@@ -32,6 +36,8 @@ export const piRpc = defineDriver<PiState>({
     ],
   }),
   abort: () => [{ type: "abort" }],
+  // A turn's error held for pi's retry verdict is the run's error if pi's output ends first.
+  finish: (state) => (state.failure ? giveUp(state).events : []),
   receive(record, state, line) {
     const r = asRecord(record);
     switch (r?.type) {
@@ -60,17 +66,10 @@ export const piRpc = defineDriver<PiState>({
       case "turn_end":
         return { events: turnEnd(asRecord(r.message), state) };
       case "auto_retry_start":
-        return {
-          events: [
-            {
-              type: "status",
-              label: "retrying",
-              detail: `attempt ${num(r.attempt) ?? "?"}/${num(r.maxAttempts) ?? "?"}: ${str(r.errorMessage) ?? ""}`.trim(),
-            },
-          ],
-        };
+        state.failure = undefined; // pi retries it: not the run's end
+        return { events: [{ type: "status", label: "retrying", detail: retryDetail(r) }] };
       case "auto_retry_end":
-        return { events: r.success === false ? [errorFromText(str(r.finalError) ?? "pi gave up after retrying", state.agent)] : [] };
+        return r.success === false ? giveUp(state, str(r.finalError)) : { events: [] };
       case "compaction_start":
         return { events: [{ type: "status", label: "compacting", detail: str(r.reason) }] };
       case "extension_error":
@@ -81,7 +80,8 @@ export const piRpc = defineDriver<PiState>({
       case "extension_ui_request":
         return dialog(r);
       case "agent_end":
-        return { events: [], done: true };
+        // After an error pi may retry (auto_retry_start follows at once): ask, and end only on its answer.
+        return state.failure ? { events: [], send: [{ id: SETTLE_ID, type: "get_state" }] } : { events: [], done: true };
       case "turn_start":
       case "message_end":
       case "tool_execution_update":
@@ -101,6 +101,7 @@ function response(r: Rec, state: PiState) {
     const model = str(asRecord(data?.model)?.id);
     return { events: sessionId ? [{ type: "session" as const, sessionId, model }] : [] };
   }
+  if (r.id === SETTLE_ID) return state.failure ? giveUp(state) : { events: [] };
   if (r.id === PROMPT_ID && r.success === false) {
     // The prompt was refused before the agent started: nothing more will come.
     return { events: [errorFromText(str(r.error) ?? "pi refused the prompt", state.agent)], done: true };
@@ -134,8 +135,22 @@ function turnEnd(message: Rec | undefined, state: PiState): OdEventBody[] {
       source: "turn",
     });
   }
-  if (message?.stopReason === "error") events.push(errorFromText(str(message.errorMessage) ?? "the model call failed", state.agent));
+  if (message?.stopReason === "error") state.failure = str(message.errorMessage) ?? "the model call failed";
   return events;
+}
+
+/** `1/3 in 2s: 503 Service Unavailable` */
+function retryDetail(r: Rec): string {
+  const delay = num(r.delayMs);
+  const when = delay === undefined ? "" : ` in ${Math.round(delay / 100) / 10}s`;
+  return `${num(r.attempt) ?? "?"}/${num(r.maxAttempts) ?? "?"}${when}: ${str(r.errorMessage) ?? ""}`.trim();
+}
+
+/** pi will not retry (or gave up retrying): the turn's error ends the run. */
+function giveUp(state: PiState, finalError?: string) {
+  const text = finalError ?? state.failure ?? "pi gave up after retrying";
+  state.failure = undefined;
+  return { events: [errorFromText(text, state.agent)], done: true };
 }
 
 /**

@@ -8,6 +8,16 @@ const RAW_TAIL_BYTES = 8 * 1024;
 export const MAX_RESULT_TEXT = 1024 * 1024;
 
 /**
+ * What goes between two parts of the answer (text.delta ids that differ: separate messages) after
+ * `before`, the text so far or its tail: enough line breaks for a blank line, so "Let me check."
+ * and "Done!" never read as "Let me check.Done!".
+ */
+export function partBreak(before: string): string {
+  if (!before || before.endsWith("\n\n")) return "";
+  return before.endsWith("\n") ? "\n" : "\n\n";
+}
+
+/**
  * Joins many small strings, a few hundred at a time, up to a bound. `s +=
  * delta` over a long answer keeps every delta alive as a rope node (10k deltas:
  * about 80 bytes each, held until the run ends); this holds the same text flat,
@@ -18,11 +28,23 @@ class TextJoin {
   private pending: string[] = [];
   private length = 0;
   private cut = false;
+  /** The last two characters added, and the id of the part they belong to. */
+  private tail = "";
+  private part: string | undefined;
 
   constructor(private readonly max = MAX_RESULT_TEXT) {}
 
+  /** A part's text: a part with another id than the last one starts a new paragraph. */
+  addPart(id: string, s: string): void {
+    if (!s) return;
+    if (this.part !== undefined && id !== this.part) this.add(partBreak(this.tail));
+    this.part = id;
+    this.add(s);
+  }
+
   add(s: string): void {
-    if (this.cut) return;
+    if (this.cut || !s) return;
+    this.tail = (this.tail + s).slice(-2);
     const room = this.max - this.length;
     if (s.length > room) {
       this.cut = true;
@@ -70,7 +92,7 @@ export class Summary {
   observe(e: OdEventBody): void {
     this.usage.observe(e);
     if (e.type === "text.delta") {
-      if (!e.parent) this.text.add(e.text);
+      if (!e.parent) this.text.addPart(e.id, e.text);
     } else if (e.type === "tool.call") this.calls.set(e.id, { id: e.id, name: e.name, isError: false });
     else if (e.type === "tool.result") {
       const call = this.calls.get(e.id);
@@ -99,12 +121,8 @@ export class Summary {
       text: this.text.toString(),
       toolCalls: [...this.calls.values()],
       files,
-      diff: cwd
-        ? await gitDiff(
-            cwd,
-            files.filter((f) => after?.has(f)),
-          )
-        : undefined,
+      // Deleted files too: git shows a deletion, and a rename as one (its old name is among the files).
+      diff: cwd ? await gitDiff(cwd, files) : undefined,
       errorCode: this.error?.code,
       errorMessage: this.error?.message,
       rawTail: this.raw,

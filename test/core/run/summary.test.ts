@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import type { OdEventBody } from "../../../src/core/events.ts";
 import { MAX_RESULT_TEXT, Summary } from "../../../src/core/run/summary.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
@@ -78,6 +79,30 @@ describe("run result", () => {
     const { text } = await summary.result();
     expect(text.startsWith("x".repeat(MAX_RESULT_TEXT))).toBe(true);
     expect(text.slice(MAX_RESULT_TEXT)).toBe(`\n[od: the answer is longer than ${MAX_RESULT_TEXT} characters and was cut here]\n`);
+  });
+
+  test("separate messages stay separate in the final text: parts whose id differs are a paragraph apart", async () => {
+    const summary = new Summary(undefined);
+    const parts: Array<[string, string]> = [
+      ["m1", "Let me"],
+      ["m1", " check."],
+      ["sub", "a sub-agent's words"],
+      ["m2", "Done!\n"],
+      ["m3", "Again.\n\n"],
+      ["m4", "Last."],
+    ];
+    for (const [id, text] of parts) summary.observe({ type: "text.delta", id, text, ...(id === "sub" ? { parent: "t1" } : {}) });
+    expect((await summary.result()).text).toBe("Let me check.\n\nDone!\n\nAgain.\n\nLast.");
+  });
+
+  test("a retried run's text starts afresh: no break before its first part", async () => {
+    const summary = new Summary(undefined);
+    const started: OdEventBody = { type: "run.started", agent: "a", bin: "a", argv: [], cwd: "/", mode: "edit" };
+    summary.observe(started);
+    summary.observe({ type: "text.delta", id: "m1", text: "half an ans" });
+    summary.observe(started);
+    summary.observe({ type: "text.delta", id: "m1", text: "The answer." });
+    expect((await summary.result()).text).toBe("The answer.");
   });
 
   test("od's own home under the working directory is not the agent's work: its run logs are left out", async () => {

@@ -1,0 +1,50 @@
+import { describe, expect, test } from "bun:test";
+import { createTextRenderer } from "../../src/cli/render.ts";
+import type { OdEvent, OdEventBody } from "../../src/core/events.ts";
+
+/** The stdout and stderr of `od run` for these bodies. */
+function render(bodies: OdEventBody[]) {
+  let out = "";
+  let err = "";
+  const r = createTextRenderer({ write: (s: string) => (out += s) }, { write: (s: string) => (err += s) });
+  bodies.forEach((b, seq) => r({ ...b, runId: "r", seq, ts: 0 } as OdEvent));
+  return { out, err };
+}
+
+describe("the answer on the terminal", () => {
+  test("separate messages are not glued together: a new part id starts a new paragraph", () => {
+    const { out } = render([
+      { type: "text.delta", id: "item_0", text: "Let me check." },
+      { type: "text.delta", id: "item_1", text: "Done!" },
+    ]);
+    expect(out).toBe("Let me check.\n\nDone!");
+  });
+
+  test("one streamed message stays one paragraph", () => {
+    const { out } = render([
+      { type: "text.delta", id: "m1:0", text: "Hel" },
+      { type: "text.delta", id: "m1:0", text: "lo" },
+    ]);
+    expect(out).toBe("Hello");
+  });
+
+  test("a tool call between two messages: the line its note ended counts toward the break", () => {
+    const { out, err } = render([
+      { type: "text.delta", id: "m1:0", text: "Let me check." },
+      { type: "tool.call", id: "c1", name: "shell", input: { command: "ls" } },
+      { type: "text.delta", id: "m2:0", text: "Done!\n" },
+      { type: "text.delta", id: "m3:0", text: "More." },
+    ]);
+    expect(out).toBe("Let me check.\n\nDone!\n\nMore.");
+    expect(err).toContain("→ shell");
+  });
+
+  test("a sub-agent's words are not a part of the answer", () => {
+    const { out } = render([
+      { type: "text.delta", id: "m1:0", text: "Asking a helper." },
+      { type: "text.delta", id: "s1", text: "helper text", parent: "t1" },
+      { type: "text.delta", id: "m1:0", text: " Still the same message." },
+    ]);
+    expect(out).toBe("Asking a helper.\n Still the same message.");
+  });
+});
