@@ -5,7 +5,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * It cannot log in over ACP (session/new answers "Authentication required: … run `auggie
  * login`"), and it talks only to Augment's own backend, so nothing past the handshake could be
  * checked here: no resume (loadSession is advertised, untested), and no read-only, since `--ask`
- * could not be shown to hold in ACP mode (the session still reports mode "default").
+ * could not be shown to hold in ACP mode (the session still reports mode "default"). Nor edit
+ * mode: nothing shows that Auggie asks before it runs a command over ACP, so od runs it in full
+ * mode only (never more authority than the mode asked for).
  */
 const AGENT = { name: "Auggie", login: "run `auggie login` (or set AUGMENT_SESSION_AUTH)" };
 
@@ -20,7 +22,7 @@ export default defineAdapter({
   detect: { configDir: ".augment", auth: { envKeys: ["AUGMENT_SESSION_AUTH"] } },
   models: [],
   efforts: [],
-  capabilities: { streaming: true, resume: false, images: true, readOnly: false, relayApprovals: true, skills: "prompt" },
+  capabilities: { streaming: true, resume: false, images: true, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
   prompt: { via: "protocol" },
   invoke: () => ({ argv: ["--acp"] }),
   protocol: { kind: "driver", driver: "acp" },

@@ -4,10 +4,13 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * Claude Code through its ACP bridge (`@agentclientprotocol/claude-agent-acp`, formerly
  * `@zed-industries/claude-code-acp`): the Claude Agent SDK with Claude Code's own login, settings,
  * CLAUDE.md and .claude/skills. The bridge takes no flags besides `--cli`/`--version`; its
- * permission mode comes from Claude's settings (`permissions.defaultMode`) and then the session's
- * `mode` option: read-only sets it to "plan" (the driver stops the run if the bridge does not offer
- * or refuses it). Whatever the bridge asks is answered by od's policy.
+ * permission mode comes from Claude's settings (`permissions.defaultMode`, else "auto": Claude
+ * decides, and runs shell commands unasked) and then the session's `mode` option, which od sets
+ * for every mode below full: read-only "plan", edit "default" (the bridge asks before every
+ * change, and od's policy allows edits inside the working directory only). The driver stops the
+ * run if the bridge does not offer or refuses the mode. Whatever the bridge asks is answered by od's policy.
  */
+const MODES = { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "default" } };
 const AGENT = { name: "Claude Code (ACP)", login: "run `claude` and type /login, or set ANTHROPIC_API_KEY" };
 
 export default defineAdapter({
@@ -39,7 +42,7 @@ export default defineAdapter({
   skillTarget: ".claude/skills",
   prompt: { via: "protocol" },
   invoke: () => ({ argv: [] }),
-  // Read-only runs set Claude's "plan" permission mode in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } },
+  // The session's permission mode is set before the prompt; od refuses to run if the bridge does not offer it.
+  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

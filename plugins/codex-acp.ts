@@ -35,6 +35,6 @@ export default defineAdapter({
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: [], env: { INITIAL_AGENT_MODE: START_MODE[ctx.mode] } }),
   // Read-only runs set codex-acp's "read-only" preset in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "read-only" } } },
+  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "mode", value: "read-only" } } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -30,6 +30,6 @@ export default defineAdapter({
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: ["acp"], env: ctx.mode === "full" ? undefined : { KILO_PERMISSION: ASK_FIRST } }),
   // Read-only runs set Kilo's "ask" mode (answers without changing the codebase) in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "ask" } } },
+  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "mode", value: "ask" } } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -5,7 +5,8 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * Gateway (WebSocket, 127.0.0.1:18789 unless configured). The agent, its model, tools and
  * approvals live in the Gateway; the bridge tells it the working directory by prefixing the
  * prompt with it. Each od run is its own Gateway session (no `--session`, so no shared
- * `agent:main:main`). No read-only mode and no tested resume.
+ * `agent:main:main`). No read-only mode and no tested resume; and no edit mode, since the
+ * Gateway's own approvals decide what runs (od cannot hold it to edits), so od runs it in full mode only.
  */
 const AGENT = { name: "OpenClaw", login: "run `openclaw onboard`, then keep the Gateway running (`openclaw gateway`)" };
 
@@ -20,7 +21,7 @@ export default defineAdapter({
   detect: { configDir: ".openclaw", timeoutMs: 15_000 },
   models: [],
   efforts: [],
-  capabilities: { streaming: true, resume: false, images: true, readOnly: false, relayApprovals: true, skills: "prompt" },
+  capabilities: { streaming: true, resume: false, images: true, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
   prompt: { via: "protocol" },
   invoke: () => ({ argv: ["acp"] }),
   protocol: { kind: "driver", driver: "acp" },

@@ -28,6 +28,6 @@ export default defineAdapter({
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: ["acp", ...(ctx.mode === "full" ? [] : ["-workspace-only"])] }),
   // Read-only runs set Reasonix's "read-only" tool approval in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "tool_approval", value: "read-only" } } },
+  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "tool_approval", value: "read-only" } } } },
   classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
 });

@@ -1,12 +1,18 @@
 import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
+/**
+ * Tools that run commands. Edit mode denies them: acceptEdits alone lets Claude run "filesystem"
+ * commands such as `printf … > file` unasked (checked with 2.1.332), and edit mode allows file
+ * edits, not commands. A model that asks for one gets Claude's own refusal as the tool's result.
+ */
+const COMMAND_TOOLS = "Bash,PowerShell";
 /** Tools that change files or run commands; read-only runs deny them on top of plan mode. */
-const MUTATING_TOOLS = "Write,Edit,MultiEdit,NotebookEdit,Bash";
+const MUTATING_TOOLS = `Write,Edit,MultiEdit,NotebookEdit,${COMMAND_TOOLS}`;
 
 const PERMISSIONS = {
   "read-only": ["--permission-mode", "plan", "--disallowedTools", MUTATING_TOOLS],
-  edit: ["--permission-mode", "acceptEdits"],
+  edit: ["--permission-mode", "acceptEdits", "--disallowedTools", COMMAND_TOOLS],
   full: ["--permission-mode", "bypassPermissions"],
 } as const;
 

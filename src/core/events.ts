@@ -43,7 +43,8 @@ const bodies = {
     effort: z.string().optional(),
     mode: Mode,
   },
-  session: { sessionId: z.string(), model: z.string().optional() },
+  /** `resumable: false`: the agent said this session cannot be loaded again (an ACP agent without loadSession). */
+  session: { sessionId: z.string(), model: z.string().optional(), resumable: z.boolean().optional() },
   status: { label: z.string(), detail: z.string().optional() },
   "text.delta": { id: z.string(), text: z.string(), parent },
   "thinking.delta": { id: z.string(), text: z.string(), parent },

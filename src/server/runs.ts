@@ -1,5 +1,5 @@
 import { loadSkills } from "../builtins.ts";
-import type { Registry } from "../core/agents/registry.ts";
+import { canResumeWith, type Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import type { OdEvent } from "../core/events.ts";
 import type { Broker, Decision } from "../core/run/permissions.ts";
@@ -140,7 +140,8 @@ export class RunStore {
     this.deps.warn?.(`run ${run.runId}: ${err.message}`);
     if (run.finished) return; // its own run.finished is kept, in the file or in memory
     run.finished = true;
-    for (const event of storageEnd(run.runId, run.seq, run.summary, err)) {
+    const canResume = run.summary.agent ? canResumeWith(this.deps.registry, run.summary.agent) : false;
+    for (const event of storageEnd(run.runId, run.seq, run.summary, err, canResume)) {
       run.log.append(event);
       noteEvent(run.summary, event, false);
     }

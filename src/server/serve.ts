@@ -1,6 +1,6 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Registry } from "../core/agents/registry.ts";
+import { canResumeWith, type Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
 import { odHome } from "../core/os/paths.ts";
 import { reapSync, runMark } from "../core/os/reap.ts";
@@ -118,6 +118,10 @@ function takeOver(home: string, opts: ServeOptions, slots: Slots, env: Record<st
   chmodSync(tokenFile, 0o600);
   const log = new RunLog(join(home, "runs"));
   // A dead server's agents may outlive it (its sentinel killed with it): each carries its run's id, and ends before the run is failed.
-  const recovered = log.recover(undefined, (runIds) => reapSync(runIds.map((id) => runMark(id))));
+  const recovered = log.recover(
+    undefined,
+    (runIds) => reapSync(runIds.map((id) => runMark(id))),
+    (agent) => canResumeWith(opts.registry, agent),
+  );
   return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn }) };
 }

@@ -31,8 +31,11 @@ export class StorageGate {
   }
 }
 
-/** The last words of a run whose log failed: the STORAGE error and its one run.finished (failed), after `seq`. */
-export function storageEnd(runId: string, seq: number, summary: RunSummary, err: OdError): [OdEvent, OdEvent] {
+/**
+ * The last words of a run whose log failed: the STORAGE error and its one run.finished (failed),
+ * after `seq`; resumable when it has a session and its agent can resume one.
+ */
+export function storageEnd(runId: string, seq: number, summary: RunSummary, err: OdError, canResume: boolean): [OdEvent, OdEvent] {
   const stamp = createStamper(runId, seq + 1);
   const { sessionId } = summary;
   return [
@@ -44,7 +47,7 @@ export function storageEnd(runId: string, seq: number, summary: RunSummary, err:
       signal: null,
       durationMs: Date.now() - summary.startedAt,
       sessionId,
-      resumable: sessionId !== undefined,
+      resumable: sessionId !== undefined && canResume,
     }),
   ];
 }

@@ -7,10 +7,11 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Adapter, validateAdapter } from "../../src/core/agents/adapter.ts";
 import { createRegistry, type RegistryEntry } from "../../src/core/agents/registry.ts";
-import { type Mode, OdEvent } from "../../src/core/events.ts";
+import { type Mode, OdEvent, type OdEventBody } from "../../src/core/events.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
-import { interpret } from "../../src/core/protocols/interpret.ts";
+import { finishing, interpret } from "../../src/core/protocols/interpret.ts";
 import { loopSettings } from "../../src/core/run/launch.ts";
+import { planRun } from "../../src/core/run/plan.ts";
 import { collect, FIXTURES, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 import { runAgent } from "../support/run.ts";
 
@@ -32,6 +33,8 @@ export const BYPASS_TOKENS = [
 export interface Expectations {
   /** Flags that must appear in read-only argv (the CLI's strongest read-only setting). */
   readOnly: string[];
+  /** What holds edit mode to edits (argv flags, or the ACP session's mode), where the CLI needs more than its default. */
+  edit?: string[];
   /**
    * Every way the real CLI can take a prompt (see its --help). Required for an
    * argv adapter: it proves the CLI has no stdin or file route od should use instead.
@@ -162,6 +165,8 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         for (const flag of expectations!.readOnly) expect(all("read-only")).toContain(flag);
         expect(all("read-only")).not.toEqual(all("edit"));
       }
+      const editing = delivered(adapter, { mode: "edit" });
+      for (const flag of expectations?.edit ?? []) expect(`${editing.argv.join(" ")} ${editing.session}`).toContain(flag);
     });
 
     test("a model flag only for a non-default model; effort only through the real flag", () => {
@@ -198,6 +203,39 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         expect(() => interpret(driver, state, line)).not.toThrow();
     });
 
+    test("no credential in an agent's error text reaches an error, hint, status or raw line", async () => {
+      // Every fixture line again, keys spliced into its error-ish strings: whatever the driver makes of them, no diagnostic carries one.
+      const leak = "ODLEAK0123456789abcdef";
+      const splice = ` (x-api-key: sk-ant-api03-${leak}; Authorization: Bearer ${leak}; ?key=AIzaSy${leak}abcdefgh)`;
+      const spliced = (value: unknown, key = ""): unknown => {
+        if (typeof value === "string") return /message|error|result|reason|detail|stderr|text|output/i.test(key) ? value + splice : value;
+        if (typeof value !== "object" || value === null) return value;
+        if (Array.isArray(value)) return value.map((v) => spliced(v, key));
+        return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, spliced(v, k)]));
+      };
+      const said = (e: OdEventBody) =>
+        e.type === "error" ? [e.message, e.hint] : e.type === "status" ? [e.detail] : e.type === "raw" ? [e.line] : [];
+      const json = (line: string): unknown => {
+        try {
+          return JSON.parse(line);
+        } catch {
+          return undefined;
+        }
+      };
+      const driver = driverFor(adapter);
+      const events: OdEventBody[] = [];
+      for (const file of fixtures) {
+        const { state } = driver.start({ agent: { name: adapter.name, login: adapter.login }, prompt: "x", cwd: "/w", mode: "edit" });
+        for (const line of Bun.file(join(fixtureDir, file)).toString().split("\n")) {
+          const record = driver.textLines || !line.trim() ? undefined : json(line);
+          const text = record === undefined ? (line.trim() ? line + splice : line) : JSON.stringify(spliced(record));
+          events.push(...(await interpret(driver, state, text)).events);
+        }
+        events.push(...(await finishing(driver, state)));
+      }
+      expect(events.flatMap(said).filter((s) => s?.includes(leak))).toEqual([]);
+    });
+
     for (const file of fixtures) {
       test(`end to end on fixture ${file}: every tool.call closed, exactly one run.finished, last`, async () => {
         await using tmp = tmpdir();
@@ -209,7 +247,14 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         const calls = ofType(events, "tool.call").map((e) => e.id);
         const results = new Set(ofType(events, "tool.result").map((e) => e.id));
         for (const id of calls) expect(results.has(id)).toBe(true);
-        expect(finished(events).type).toBe("run.finished");
+        const end = finished(events);
+        expect(end.type).toBe("run.finished");
+        // A run said resumable is one `--resume` then takes: the plan for the follow-up must not refuse it.
+        if (end.resumable) {
+          const request = { agent: adapter.id, prompt: "again", cwd: tmp.path, resume: end.sessionId };
+          const plan = await planRun(request, { registry, env: fake.env }).catch((err: Error) => err.message);
+          expect(typeof plan === "string" ? plan : "planned").toBe("planned");
+        }
         expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i));
       });
     }

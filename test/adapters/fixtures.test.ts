@@ -12,7 +12,7 @@ import { loadRegistry } from "../../src/builtins.ts";
 import type { Mode } from "../../src/core/events.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
 import { interpret } from "../../src/core/protocols/interpret.ts";
-import { decisionEvent, policyDecision, requestEvent } from "../../src/core/run/permissions.ts";
+import { policyDecision, requestEvent, settledEvents } from "../../src/core/run/permissions.ts";
 import { FIXTURES } from "../helpers.ts";
 
 interface Golden {
@@ -33,6 +33,8 @@ export function replay(adapterId: string, lines: string[], mode: Mode) {
     prompt: "Say hi",
     cwd: "/work/project",
     mode,
+    // The adapter's driver options, as the pipeline passes them (an ACP agent's session mode per od mode).
+    options: adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined,
   });
   const out = { events: [] as unknown[], sent: [...send], done: false };
   for (const line of lines) {
@@ -42,7 +44,7 @@ export function replay(adapterId: string, lines: string[], mode: Mode) {
     for (const ask of step.asks ?? []) {
       // What the pipeline does with nobody attached: the mode's policy decides.
       const settled = { ...policyDecision(ask, mode, "/work/project"), by: "policy" as const };
-      out.events.push(requestEvent(ask), decisionEvent(ask, settled));
+      out.events.push(requestEvent(ask), ...settledEvents(ask, settled));
       out.sent.push(...ask.reply(settled.decision));
     }
     if (step.done) out.done = true;

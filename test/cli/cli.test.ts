@@ -34,7 +34,7 @@ describe("od (compiled)", () => {
     for (const args of [["bogus"], ["run", "--mode", "bad", "--json", "hi"], ["run", "--modle", "opus", "--dry-run", "hi"], ["models"]]) {
       const r = od(args, { HOME: "/nonexistent" });
       expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: "" });
-      expect(r.err).toMatch(/^od: .+ \[INVALID_REQUEST\]\nhint: See `od .*--help`\.\n/);
+      expect(r.err).toMatch(/^od: .+ \[INVALID_REQUEST\]\nhint: (Did you mean \S+\? )?See `od .*--help`\.\n/);
     }
   });
 
@@ -89,7 +89,7 @@ describe("od (compiled)", () => {
       "--permission-mode",
       "plan",
       "--disallowedTools",
-      "Write,Edit,MultiEdit,NotebookEdit,Bash",
+      "Write,Edit,MultiEdit,NotebookEdit,Bash,PowerShell",
     ]);
     expect(plan.stdin).toBe("plan it");
     expect(() => fake.recorded()).toThrow(); // never ran

@@ -28,6 +28,8 @@ export interface LiveCli {
   loginHint: RegExp;
   /** The mode the scenarios run in, for a CLI od offers in full mode only (default: edit). */
   mode?: "full";
+  /** The CLI's shell tool and its arguments for a command: edit mode must refuse it (scenarios-authority.ts). */
+  shellTool?: { name: string; args: (command: string) => Record<string, unknown> };
 }
 
 /** pi's provider for the stub (models.json), and the model the lane selects explicitly. */
@@ -53,6 +55,7 @@ export const CLIS: LiveCli[] = [
       // Deliberately no CLAUDE_CODE_MAX_RETRIES: od itself must stop the run on a rejected key.
     }),
     choice: { model: "sonnet", effort: "low", expectModel: /sonnet/, expectEffort: "low" },
+    shellTool: { name: "Bash", args: (command) => ({ command, description: "Write a file" }) },
     loginHint: /\/login|ANTHROPIC_API_KEY/,
   },
   {
@@ -282,6 +285,7 @@ function acpVariantOf(base: string, id: string, over: Partial<LiveCli>): LiveCli
 CLIS.push(
   acpVariantOf("gemini", "gemini-acp", {
     asksPermission: true,
+    shellTool: { name: "run_shell_command", args: (command) => ({ command, description: "Write a file" }) },
     choice: { model: "gemini-3.8-flash", expectModel: /^gemini-3\.8-flash$/ },
     cannot: {
       resume: 'Gemini 0.61 answers session/load with "No previous sessions found" for its own ACP sessions',
@@ -289,7 +293,11 @@ CLIS.push(
       "read-only-pushy": "the pushy proxy rewrites Anthropic and OpenAI requests, not Gemini's generateContent",
     },
   }),
-  acpVariantOf("qwen", "qwen-acp", { asksPermission: true, choice: { model: "stub-model", expectModel: /^stub-model$/ } }),
+  acpVariantOf("qwen", "qwen-acp", {
+    asksPermission: true,
+    choice: { model: "stub-model", expectModel: /^stub-model$/ },
+    shellTool: { name: "run_shell_command", args: (command) => ({ command, is_background: false, description: "Write a file" }) },
+  }),
 );
 
 // ACP-only agents and the Claude/Codex ACP bridges, each from its own npm package.
@@ -323,6 +331,7 @@ CLIS.push(
     },
     choice: { model: "odstub/stub-other", expectModel: /^stub-other$/ },
     asksPermission: true,
+    shellTool: { name: "bash", args: (command) => ({ command, description: "Write a file" }) },
     loginHint: /kilo auth login/,
   },
   {
@@ -331,11 +340,9 @@ CLIS.push(
     version: "0.101.0",
     bin: "claude-agent-acp",
     writeTool: "Write",
-    setup: (stubUrl, home) => {
-      // Manual mode: the bridge asks od before each edit. (Its default "auto" mode also appends a
-      // notice about gateways to the first answer when the base URL is not Anthropic's.)
-      mkdirSync(join(home, ".claude"), { recursive: true });
-      writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { defaultMode: "default" } }));
+    // Stock settings (no ~/.claude/settings.json): the bridge's own default is "auto", where Claude
+    // runs commands unasked; od must put the session in its manual mode itself.
+    setup: (stubUrl) => {
       return {
         ANTHROPIC_BASE_URL: stubUrl,
         ANTHROPIC_API_KEY: "sk-ant-od-live-not-a-key",
@@ -345,6 +352,7 @@ CLIS.push(
     },
     choice: { model: "sonnet", expectModel: /sonnet/ },
     asksPermission: true,
+    shellTool: { name: "Bash", args: (command) => ({ command, description: "Write a file" }) },
     cannot: {
       "auth-failure": "the bridge hides Claude Code's 401 retries: a rejected key ends the turn only after ~3 min (fixture auth-rejected)",
     },

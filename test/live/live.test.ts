@@ -6,6 +6,8 @@ import { afterAll, describe, test } from "bun:test";
 import { CLIS } from "./clis.ts";
 import { fixture, formatRows, prepareLane, type Row } from "./lane.ts";
 import { matrix, type ScenarioFn } from "./matrix.ts";
+import { authority } from "./scenarios-authority.ts";
+import { piScenarios } from "./scenarios-pi.ts";
 
 const LIVE = process.env.OD_LIVE === "1";
 const TIMEOUT = 60_000;
@@ -57,7 +59,11 @@ describe.skipIf(!LIVE)("live lane (runs only with OD_LIVE=1, i.e. `npm run test:
       test.skip(`${cli.id}: no od adapter`, () => {});
       continue;
     }
-    describe(`${cli.id} ${cli.pkg}@${cli.version}`, () => matrix(cli, scenario));
+    describe(`${cli.id} ${cli.pkg}@${cli.version}`, () => {
+      matrix(cli, scenario);
+      authority(cli, scenario);
+      piScenarios(cli, scenario);
+    });
   }
 });
 

@@ -67,7 +67,7 @@ export interface LinesProtocol<S = unknown> {
 export interface DriverProtocol {
   kind: "driver";
   driver: string;
-  /** Options for the driver, e.g. for "acp": { readOnly: { configId: "mode", value: "plan" } }. */
+  /** Options for the driver, e.g. for "acp": { modes: { "read-only": { configId: "mode", value: "plan" } } } (a session option per od mode). */
   options?: Record<string, unknown>;
 }
 

@@ -25,6 +25,11 @@ export interface Registry {
   errors: PluginLoadError[];
 }
 
+/** Whether the agent can take a session back with --resume: a run of it is resumable only then. */
+export function canResumeWith(registry: Registry, agent: string): boolean {
+  return registry.get(agent)?.adapter.capabilities.resume ?? false;
+}
+
 /**
  * What a registry is loaded from besides the plugin directories: the adapters
  * bundled with the binary, and the API plugins get (core knows neither; the

@@ -1,6 +1,6 @@
 import type { ActionKind, Decision, PermissionAsk } from "../run/permissions.ts";
 import type { AcpState } from "./acp-state.ts";
-import { toolEvents } from "./acp-updates.ts";
+import { deniedTool, toolEvents } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";
 import { type Id, response } from "./jsonrpc.ts";
 import { arr, asRecord, type Rec, str } from "./parse-helpers.ts";
@@ -40,6 +40,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
       const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
       return [response(id, { outcome })];
     },
+    denied: (reason) => deniedTool(toolCall, state, `permission-${String(id)}`, reason),
   };
   // The request describes the call too (often with its full input): merged into the call's state,
   // which the agent's own tool_call updates then show under the name it gives.

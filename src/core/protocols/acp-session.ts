@@ -3,6 +3,7 @@ import type { OdEventBody } from "../events.ts";
 import { VERSION } from "../version.ts";
 import { acpModelStep } from "./acp-models.ts";
 import type { AcpState, Purpose, SessionOption } from "./acp-state.ts";
+import { unfinishedTools } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";
 import { call } from "./jsonrpc.ts";
 import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";
@@ -55,13 +56,14 @@ export function afterSession(result: Rec, state: AcpState): DriverStep {
   state.loading = false;
   state.sessionId = str(result.sessionId) ?? ctx.resume;
   if (!state.sessionId) return { events: [errorFromText("ACP session/new returned no sessionId", ctx.agent)], done: true };
-  const events: OdEventBody[] = [{ type: "session", sessionId: state.sessionId }];
-  if (state.readOnly && !offers(result, state.readOnly))
+  // An agent that cannot load sessions cannot take this one back: the run is not resumable.
+  const events: OdEventBody[] = [{ type: "session", sessionId: state.sessionId, ...(state.canLoad ? {} : { resumable: false }) }];
+  if (state.modeOption && !offers(result, state.modeOption))
     return fail(
       {
         code: "INVALID_REQUEST",
-        message: `${ctx.agent.name} did not offer its read-only mode (${state.readOnly.configId}=${state.readOnly.value}) in this session`,
-        hint: "Use --mode edit, or update the agent.",
+        message: `${ctx.agent.name} did not offer its ${ctx.mode} mode (${describe(state.modeOption)}) in this session`,
+        hint: "Update the agent, or choose another --mode.",
       },
       events,
     );
@@ -81,26 +83,31 @@ export function afterSession(result: Rec, state: AcpState): DriverStep {
   return { events, send: [afterModel(state)] };
 }
 
-/** Read-only runs set the agent's read-only session option before the prompt (fail closed if refused). */
+/**
+ * The agent is put in the session mode that matches od's mode before the prompt (fail closed if
+ * refused): never more authority than the run asked for.
+ */
 export function afterModel(state: AcpState) {
-  if (!state.readOnly) return prompt(state);
+  if (!state.modeOption) return prompt(state);
   return call(state.calls, "mode", "session/set_config_option", {
     sessionId: state.sessionId,
-    configId: state.readOnly.configId,
-    value: state.readOnly.value,
+    configId: state.modeOption.configId,
+    value: state.modeOption.value,
   });
 }
 
 export function afterMode(state: AcpState): DriverStep {
   return {
-    events: [{ type: "status", label: "read-only", detail: `${state.readOnly!.configId}=${state.readOnly!.value}` }],
+    events: [{ type: "status", label: "mode", detail: `${state.ctx.mode}: ${describe(state.modeOption!)}` }],
     send: [prompt(state)],
   };
 }
 
+const describe = (option: SessionOption) => `${option.configId}=${option.value}`;
+
 /** The prompt's answer ends the turn: its usage, and why it stopped when that was not the usual end. */
 export function promptDone(result: Rec, state: AcpState): DriverStep {
-  const events: OdEventBody[] = [];
+  const events: OdEventBody[] = unfinishedTools(state, "the turn ended");
   // ACP's usage, or the token counts some agents put in _meta (gemini: quota.token_count).
   const u = asRecord(result.usage) ?? asRecord(asRecord(asRecord(result._meta)?.quota)?.token_count);
   if (u)
@@ -125,8 +132,8 @@ export function refused(purpose: Purpose, message: string, state: AcpState): Dri
   if (purpose === "mode")
     return fail({
       code: "INVALID_REQUEST",
-      message: `${agent.name} refused its read-only mode: ${message}`,
-      hint: "od does not run it without one; use --mode edit.",
+      message: `${agent.name} refused its ${state.ctx.mode} mode (${describe(state.modeOption!)}): ${message}`,
+      hint: "od does not run an agent with more authority than the mode asked for; update the agent, or choose another --mode.",
     });
   if (purpose === "model")
     return fail({

@@ -9,11 +9,11 @@ export interface AcpState extends UpdateState {
   calls: Calls<Purpose>;
   sessionId?: string;
   canLoad: boolean;
-  /** The session option that makes this agent read-only, when the run is (the adapter's readOnly option). */
-  readOnly?: SessionOption;
+  /** The session option that puts this agent in the run's mode (the adapter's `modes` option), set before the prompt. */
+  modeOption?: SessionOption;
 }
 
-/** A session config option, e.g. { configId: "mode", value: "plan" }: how an ACP agent is made read-only. */
+/** A session config option, e.g. { configId: "mode", value: "plan" }: how an ACP agent is put in one of od's modes. */
 export interface SessionOption {
   configId: string;
   value: string;

@@ -1,18 +1,16 @@
 import type { OdEventBody } from "../events.ts";
-import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
+import { type ToolState, toolEvents } from "./acp-tools.ts";
+import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";
 
 /** Per-run bookkeeping for session/update: text part numbering and tool calls accumulated by id. */
-export interface UpdateState {
+export interface UpdateState extends ToolState {
   /** Bumped whenever something else comes between two message chunks, so each text run has its own id. */
   part: number;
   lastKind?: string;
-  tools: Map<string, unknown>;
   /** While a session/load replays history, updates are the past: they are not re-emitted. */
   loading?: boolean;
 }
 
-const TERMINAL = new Set(["completed", "failed", "cancelled", "canceled", "error", "succeeded", "success"]);
-const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
 const DROPPED = new Set(["available_commands_update", "session_info_update", "usage_update", "config_option_update", "user_message_chunk"]);
 
 export function sessionUpdate(update: unknown, state: UpdateState, line: string): OdEventBody[] {
@@ -61,78 +59,4 @@ function usageOf(u: Rec | undefined): OdEventBody | undefined {
     reasoningTokens: num(u.thoughtTokens),
     source: "turn",
   };
-}
-
-interface Tool {
-  called: boolean;
-  done: boolean;
-  name?: string;
-  title?: string;
-  input?: unknown;
-  locations: string[];
-  /** The last content the agent showed (some agents complete a call with none). */
-  content?: unknown[];
-}
-
-/**
- * Tool updates are merged per id: the call is emitted once its input is known
- * (agents open calls with placeholders like "Preparing file…" and {}, and fill
- * them in later) or at the latest when it ends; the result once its status is terminal.
- */
-export function toolEvents(u: Rec, state: UpdateState, emit = true): OdEventBody[] {
-  const id = str(u.toolCallId);
-  if (!id) return [];
-  const tool: Tool = (state.tools.get(id) as Tool | undefined) ?? { called: false, done: false, locations: [] };
-  state.tools.set(id, tool);
-  const meta = asRecord(u._meta);
-  tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
-  tool.title = str(u.title) ?? tool.title;
-  if (u.rawInput !== undefined && !isEmpty(u.rawInput)) tool.input = u.rawInput;
-  const content = arr(u.content);
-  if (content.length) tool.content = content;
-  for (const l of arr(u.locations)) addPath(tool, str(asRecord(l)?.path));
-  for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
-  const status = str(u.status);
-  const terminal = status !== undefined && TERMINAL.has(status);
-  const events: OdEventBody[] = [];
-  if (!emit) return events;
-  if (!tool.called && (tool.input !== undefined || terminal)) {
-    tool.called = true;
-    const input = tool.input ?? {
-      ...(tool.title ? { title: tool.title } : {}),
-      ...(tool.locations.length ? { locations: tool.locations } : {}),
-    };
-    events.push({ type: "tool.call", id, name: tool.name ?? tool.title ?? str(u.kind) ?? "tool", input });
-  }
-  if (terminal && !tool.done) {
-    tool.done = true;
-    events.push({
-      type: "tool.result",
-      id,
-      output: outputOf({ ...u, content: content.length ? content : (tool.content ?? []) }),
-      isError: FAILED.has(status!),
-    });
-  }
-  return events;
-}
-
-function addPath(tool: Tool, path: string | undefined): void {
-  if (path && !tool.locations.includes(path)) tool.locations.push(path);
-}
-
-function isEmpty(v: unknown): boolean {
-  return typeof v === "object" && v !== null && Object.keys(v).length === 0;
-}
-
-/** ACP tool content: text blocks, diffs (shown as what changed where), terminals; else rawOutput. */
-function outputOf(u: Rec): string {
-  const parts = arr(u.content).flatMap((c) => {
-    const r = asRecord(c);
-    if (r?.type === "content") return textOf([asRecord(r.content)]);
-    if (r?.type === "diff") return `diff ${str(r.path) ?? ""}`;
-    if (r?.type === "terminal") return `terminal ${str(r.terminalId) ?? ""}`;
-    return [];
-  });
-  if (parts.length) return parts.join("\n");
-  return u.rawOutput === undefined ? "" : textOf(u.rawOutput);
 }

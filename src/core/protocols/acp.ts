@@ -1,8 +1,9 @@
 import { permissionAsk } from "./acp-permissions.ts";
 import { afterInitialize, afterMode, afterModel, afterSession, initialize, promptDone, refused } from "./acp-session.ts";
-import type { AcpState } from "./acp-state.ts";
+import type { AcpState, SessionOption } from "./acp-state.ts";
+import { unfinishedTools } from "./acp-tools.ts";
 import { sessionUpdate } from "./acp-updates.ts";
-import type { DriverStep } from "./driver.ts";
+import type { DriverContext, DriverStep } from "./driver.ts";
 import { defineDriver } from "./driver.ts";
 import { classify, errorResponse, type Incoming, METHOD_NOT_FOUND, newCalls, notification, settle } from "./jsonrpc.ts";
 import { asRecord, str } from "./parse-helpers.ts";
@@ -24,14 +25,10 @@ export const acp = defineDriver<AcpState>({
   keepStdinOpen: true,
   idleTimeoutMs: 10 * 60_000,
   start(ctx) {
-    const option = asRecord(ctx.options?.readOnly);
-    const readOnly =
-      ctx.mode === "read-only" && str(option?.configId) && str(option?.value)
-        ? { configId: str(option!.configId)!, value: str(option!.value)! }
-        : undefined;
-    const state: AcpState = { ctx, calls: newCalls(), canLoad: false, part: 0, tools: new Map(), readOnly };
+    const state: AcpState = { ctx, calls: newCalls(), canLoad: false, part: 0, tools: new Map(), modeOption: modeOption(ctx) };
     return { state, send: [initialize(state)] };
   },
+  finish: (state) => unfinishedTools(state, "the agent exited"),
   abort: (state) => (state.sessionId ? [notification("session/cancel", { sessionId: state.sessionId })] : []),
   receive(record, state, line) {
     const message = classify(record);
@@ -51,6 +48,17 @@ export const acp = defineDriver<AcpState>({
     }
   },
 });
+
+/**
+ * The session option for the run's mode, from the adapter's `modes` option
+ * (e.g. { modes: { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "default" } } }).
+ */
+function modeOption(ctx: DriverContext): SessionOption | undefined {
+  const option = asRecord(asRecord(ctx.options?.modes)?.[ctx.mode]);
+  const configId = str(option?.configId);
+  const value = str(option?.value);
+  return configId && value ? { configId, value } : undefined;
+}
 
 /** The answer to one of our requests: the next handshake step, or the end of the turn. */
 function answer(message: Response, state: AcpState): DriverStep {

@@ -15,6 +15,8 @@ interface Ending {
   exit: Exit;
   stopped?: StopReason;
   degraded: boolean;
+  /** The adapter can take the session back with --resume (capabilities.resume): otherwise no run is resumable. */
+  canResume: boolean;
 }
 
 /**
@@ -32,11 +34,12 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
     return body;
   };
   const held = new Held();
-  const ending: Ending = { exit: { exitCode: null, signal: null }, degraded: false };
+  const ending: Ending = { exit: { exitCode: null, signal: null }, degraded: false, canResume: false };
   let kept: string[] = [];
   let driving: Drive | undefined;
   try {
     const plan = await planRun(input, opts);
+    ending.canResume = plan.adapter.capabilities.resume;
     await confirmReady(plan);
     const { prompt, notes } = await held.place(plan);
     // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
@@ -107,7 +110,7 @@ async function closingError(plan: Plan, supervisor: Supervisor, outcome: Outcome
     return errorBody(
       new OdError(
         "TIMEOUT",
-        `${adapter.name} did not finish within ${plan.request.timeoutMs} ms`,
+        `${adapter.name} did not finish within ${(plan.request.timeoutMs ?? 0) / 1000} s`,
         "Raise --timeout, or simplify the task.",
       ),
     );
@@ -130,6 +133,6 @@ function finished(outcome: Outcome, ending: Ending, startedAt: number): BodyOf<"
     signal: ending.exit.signal,
     durationMs: Math.round(performance.now() - startedAt),
     sessionId: outcome.sessionId,
-    resumable: outcome.sessionId !== undefined && !ending.degraded,
+    resumable: outcome.sessionId !== undefined && outcome.sessionLoadable && !ending.degraded && ending.canResume,
   };
 }

@@ -18,7 +18,7 @@ export function checkRequest(adapter: Adapter, request: ValidRequest, registry: 
     throw new OdError(
       "INVALID_REQUEST",
       `${adapter.name} has no read-only mode od can enforce`,
-      "Use --mode edit, or pick an agent with a read-only mode.",
+      `Use --mode ${adapter.capabilities.edit ? "edit" : "full"}, or pick an agent with a read-only mode.`,
     );
   if (request.mode === "edit" && !adapter.capabilities.edit)
     throw new OdError(

@@ -5,7 +5,7 @@ import type { Frame } from "../os/lines.ts";
 import type { Exit } from "../os/process.ts";
 import { finishing, interpret } from "../protocols/interpret.ts";
 import type { Outcome } from "./outcome.ts";
-import { type Broker, decisionEvent, type PermissionAsk, requestEvent, settle } from "./permissions.ts";
+import { type Broker, type PermissionAsk, requestEvent, settle, settledEvents } from "./permissions.ts";
 import type { Plan } from "./plan.ts";
 import type { Supervisor } from "./supervise.ts";
 
@@ -99,7 +99,7 @@ async function* answer(d: Drive, asks: PermissionAsk[]): AsyncGenerator<OdEventB
     const settled = supervisor.stopped
       ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" }
       : await settle(ask, plan.request.mode, plan.request.cwd, d.degraded ? undefined : d.broker, d.brokerTimeoutMs, supervisor.signal);
-    yield seen(d, decisionEvent(ask, settled));
+    for (const body of settledEvents(ask, settled)) yield seen(d, body);
     for (const m of ask.reply(settled.decision)) transport.send(m);
   }
 }

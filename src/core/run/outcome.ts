@@ -2,6 +2,7 @@ import type { Adapter, Classification } from "../agents/adapter.ts";
 import { isRetryable } from "../errors.ts";
 import type { BodyOf, OdEventBody } from "../events.ts";
 import type { Exit } from "../os/process.ts";
+import { redact } from "../redact.ts";
 
 const RETAINED = 500;
 
@@ -12,6 +13,8 @@ const RETAINED = 500;
  */
 export class Outcome {
   sessionId?: string;
+  /** False when the agent said its session cannot be loaded again. */
+  sessionLoadable = true;
   private sawOutput = false;
   private readonly errors: Array<BodyOf<"error">> = [];
   private readonly openTools = new Set<string>();
@@ -36,6 +39,7 @@ export class Outcome {
         break;
       case "session":
         this.sessionId = event.sessionId;
+        this.sessionLoadable = event.resumable !== false;
         break;
       case "error":
         this.errors.push(event);
@@ -70,7 +74,7 @@ export class Outcome {
     if (this.failed) return undefined;
     const clean = exit.exitCode === 0 && exit.signal === null;
     if (clean && this.sawOutput) return undefined;
-    const tail = await stderrTail();
+    const tail = redact(await stderrTail()); // the agent's own words, for the classifier and the message: no credentials
     let found: Classification | undefined;
     if (!clean) {
       try {

@@ -18,6 +18,11 @@ export interface PermissionAsk {
   options?: string[];
   /** The protocol messages that answer the agent with a decision. */
   reply: (decision: Decision) => unknown[];
+  /**
+   * For an ask about a tool call: the events that show the call as denied (its `tool.call`, if the
+   * agent has not shown it, and a `tool.result` that says why), so a denied call never vanishes.
+   */
+  denied?: (reason: string) => OdEventBody[];
 }
 
 /** Someone to ask (a TTY, a browser); undefined means "no answer", which the pipeline turns into a denial. */
@@ -106,7 +111,7 @@ export async function settle(
     if (stopping?.aborted) onStop();
     else stopping?.addEventListener("abort", onStop, { once: true });
   });
-  const { reply: _reply, ...question } = ask;
+  const { reply: _reply, denied: _denied, ...question } = ask;
   try {
     const answer = await Promise.race([broker(question, controller.signal).catch(() => undefined), timeout]);
     if (answer === "stopping") return { decision: "deny", by: "policy", reason: "the run is stopping" };
@@ -129,4 +134,10 @@ export function requestEvent(ask: PermissionAsk): OdEventBody {
 /** The event that shows how an ask was decided. */
 export function decisionEvent(ask: PermissionAsk, settled: Settled): OdEventBody {
   return { type: "permission.decision", id: ask.id, decision: settled.decision, by: settled.by, reason: settled.reason };
+}
+
+/** Everything that shows a settled ask: the decision, and for a denied tool call the call and its denied result. */
+export function settledEvents(ask: PermissionAsk, settled: Settled): OdEventBody[] {
+  const decision = decisionEvent(ask, settled);
+  return settled.decision === "deny" && ask.denied ? [decision, ...ask.denied(settled.reason)] : [decision];
 }

@@ -155,21 +155,28 @@ export class RunLog {
   /**
    * Runs that were live when a previous server died end here, failed with a
    * clear reason, so nothing is left "running" forever. Returns their ids.
-   * `endSurvivors` is given them first, to end the processes they left.
+   * `endSurvivors` is given them first, to end the processes they left; `canResume` says whether
+   * an agent can take a session back (its adapter's capabilities.resume), for `resumable`.
    */
-  recover(reason = "the od server stopped while this run was live", endSurvivors?: (runIds: string[]) => void): string[] {
-    const live: Array<{ runId: string; nextSeq: number; startedAt?: number; sessionId?: string }> = [];
+  recover(
+    reason = "the od server stopped while this run was live",
+    endSurvivors?: (runIds: string[]) => void,
+    canResume: (agent: string) => boolean = () => false,
+  ): string[] {
+    const live: Array<{ runId: string; nextSeq: number; startedAt?: number; sessionId?: string; resumable: boolean }> = [];
     for (const runId of this.list(Number.MAX_SAFE_INTEGER)) {
       if (this.ends(runId).finished) continue;
       const events = this.read(runId);
       if (events.some((e) => e.type === "run.finished")) continue;
       const session = events.findLast((e) => e.type === "session");
       const sessionId = session?.type === "session" ? session.sessionId : undefined;
-      live.push({ runId, nextSeq: (events.at(-1)?.seq ?? -1) + 1, startedAt: events[0]?.ts, sessionId });
+      const started = events.find((e) => e.type === "run.started");
+      const resumable = sessionId !== undefined && started?.type === "run.started" && canResume(started.agent);
+      live.push({ runId, nextSeq: (events.at(-1)?.seq ?? -1) + 1, startedAt: events[0]?.ts, sessionId, resumable });
     }
     // First what the dead server's agents left running ends (the caller knows how): a run said failed runs no more.
     if (live.length) endSurvivors?.(live.map((r) => r.runId));
-    for (const { runId, nextSeq, startedAt, sessionId } of live) {
+    for (const { runId, nextSeq, startedAt, sessionId, resumable } of live) {
       this.sealTornLine(runId);
       const stamp = createStamper(runId, nextSeq);
       this.append(stamp({ type: "error", code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false }));
@@ -181,7 +188,7 @@ export class RunLog {
           signal: null,
           durationMs: Date.now() - (startedAt ?? Date.now()),
           sessionId,
-          resumable: sessionId !== undefined,
+          resumable,
         }),
       );
     }

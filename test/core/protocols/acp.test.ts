@@ -79,6 +79,7 @@ describe("ACP driver", () => {
         { update: { sessionUpdate: "available_commands_update", availableCommands: [] } },
       ],
       usage: { inputTokens: 10, outputTokens: 3 },
+      loadSession: true,
     });
     expect(methods(received)).toEqual(["initialize", "session/new", "session/prompt"]);
     expect(received[0].params).toMatchObject({
@@ -95,6 +96,12 @@ describe("ACP driver", () => {
     expect(ofType(events, "thinking.delta")[0]?.text).toBe("hmm");
     expect(ofType(events, "usage")[0]).toMatchObject({ inputTokens: 10, outputTokens: 3 });
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "sess-1", resumable: true });
+  });
+
+  test("an agent that cannot load sessions: the run is not resumable (resume would be refused)", async () => {
+    const { events } = await run({ turn: [chunk("hi")], loadSession: false });
+    expect(ofType(events, "session")[0]).toMatchObject({ sessionId: "sess-1", resumable: false });
+    expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "sess-1", resumable: false });
   });
 
   test("an agent that lingers after its turn is done is stopped by od, and the run still succeeded", async () => {
@@ -293,7 +300,7 @@ describe("permission policy", () => {
 describe("ACP read-only through a session mode", () => {
   const readOnlyByMode = validateAdapter({
     ...fakeAcpAdapter,
-    protocol: { kind: "driver", driver: "acp", options: { readOnly: { configId: "mode", value: "plan" } } },
+    protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "mode", value: "plan" } } } },
   });
   const registryRO = createRegistry([readOnlyByMode]);
 
@@ -327,11 +334,87 @@ describe("ACP read-only through a session mode", () => {
     const events = await collect(
       runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry: registryRO, env: fake.env }),
     );
-    expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("read-only mode") });
+    expect(ofType(events, "error")[0]).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: expect.stringContaining("read-only mode (mode=plan)"),
+    });
     const received = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
     expect(methods(received)).not.toContain("session/prompt");
+  });
+});
+
+describe("ACP: the agent is put in the session mode of od's mode", () => {
+  const byMode = validateAdapter({
+    ...fakeAcpAdapter,
+    protocol: {
+      kind: "driver",
+      driver: "acp",
+      options: { modes: { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "default" } } },
+    },
+  });
+  const registryModes = createRegistry([byMode]);
+
+  test("edit sets the agent's asking mode before the prompt; full sets none", async () => {
+    for (const [mode, expected] of [
+      ["edit", "default"],
+      ["full", undefined],
+    ] as const) {
+      await using tmp = tmpdir();
+      const fake = installFake(tmp.path, "fake-acp", { modes: ["auto", "default", "plan"], turn: [chunk("ok")] }, FAKE_ACP);
+      const events = await collect(
+        runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path, mode }, { registry: registryModes, env: fake.env }),
+      );
+      const received: Received[] = readFileSync(join(tmp.path, "fake-acp.record.json"), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      const set = received.find((m) => m.method === "session/set_config_option");
+      expect(set?.params.value).toBe(expected);
+      if (expected)
+        expect(methods(received).indexOf("session/set_config_option")).toBeLessThan(methods(received).indexOf("session/prompt"));
+      expect(finished(events).status).toBe("succeeded");
+    }
+  });
+
+  test("an agent that does not offer the edit mode is refused, not run with more authority", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-acp", { modes: ["auto", "plan"], turn: [chunk("never")] }, FAKE_ACP);
+    const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path }, { registry: registryModes, env: fake.env }));
+    expect(ofType(events, "error")[0]).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: expect.stringContaining("edit mode (mode=default)"),
+    });
+    expect(ofType(events, "text.delta")).toEqual([]);
+  });
+});
+
+describe("ACP: a denied call is a tool call with a denied result", () => {
+  const shell = {
+    permission: {
+      toolCall: { toolCallId: "sh-1", title: "rm -rf build", kind: "execute", rawInput: { command: "rm -rf build" } },
+      options: [
+        { optionId: "yes", name: "Allow", kind: "allow_once" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+      ],
+    },
+  };
+
+  test("asked before any tool_call (Gemini, Qwen): tool.call and a denied tool.result, in run.result too", async () => {
+    const { events } = await run({ turn: [shell, chunk("I was not allowed.")] }, { mode: "edit" });
+    const call = ofType(events, "tool.call").find((c) => c.id === "sh-1");
+    expect(call).toMatchObject({ name: "rm -rf build", input: { command: "rm -rf build" } });
+    const results = ofType(events, "tool.result").filter((r) => r.id === "sh-1");
+    expect(results).toEqual([expect.objectContaining({ isError: true, output: "Denied by od: edit mode denies running commands" })]);
+    expect(ofType(events, "run.result")[0]?.toolCalls).toEqual([{ id: "sh-1", name: "rm -rf build", isError: true }]);
+  });
+
+  test("the agent's own failed update for the denied call adds no second result", async () => {
+    const failed = { update: { sessionUpdate: "tool_call_update", toolCallId: "sh-1", status: "failed", rawOutput: "User refused" } };
+    const { events } = await run({ turn: [shell, failed, chunk("ok")] }, { mode: "edit" });
+    expect(ofType(events, "tool.call").filter((c) => c.id === "sh-1")).toHaveLength(1);
+    expect(ofType(events, "tool.result").filter((r) => r.id === "sh-1")).toHaveLength(1);
   });
 });

@@ -19,6 +19,8 @@ export function parse(body: unknown, model: string, method: string): Turn {
     lastUserText: defined(parts(lastUser).map((p) => str(p.text))).at(-1),
     tools: defined(decls.map((d) => toolSpec(rec(d).name, rec(d).parametersJsonSchema ?? rec(d).parameters))),
     hasToolResult: parts(contents.at(-1)).some((p) => p.functionResponse !== undefined),
+    assistantTurns: contents.filter((c) => c.role === "model").length,
+    structured: rec(b.generationConfig).responseMimeType === "application/json",
     effort: str(rec(thinkingConfig).thinkingLevel),
     thinking: thinkingConfig,
   };

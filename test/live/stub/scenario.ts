@@ -5,7 +5,12 @@ import type { HttpFailure, Reply, Scenario, ToolSpec, Turn } from "./types.ts";
 export const DEFAULT_TEXT = "STUB_CHAT_OK";
 export const DEFAULT_FINAL_TEXT = "STUB_FILE_WRITTEN";
 export const DEFAULT_THINKING = "Let me think about this step by step.";
-export const DEFAULT_AUTH_MESSAGE = "Invalid API key (model stub)";
+/**
+ * OpenAI's own answer to a rejected key (the masked key echoed back, no status in the text), which the
+ * OpenAI-shaped APIs send unless a scenario names its own message; Anthropic and Gemini have theirs.
+ */
+export const DEFAULT_AUTH_MESSAGE =
+  "Incorrect API key provided: od-live-***-key. You can find your API key at https://platform.openai.com/account/api-keys.";
 
 /** Write-like tools, most specific first: claude Write, pi/opencode write, gemini write_file, copilot create, codex apply_patch. */
 const WRITE_TOOLS = ["Write", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch"];
@@ -93,11 +98,13 @@ export function decide(s: Scenario, turn: Turn, bodyText: string): Reply {
     case "stall":
       return { kind: "stall" };
     case "auth-error":
-      return { kind: "auth-error", message: s.message ?? DEFAULT_AUTH_MESSAGE };
+      return { kind: "auth-error", message: s.message };
     case "script": {
       const step = s.steps[Math.min(turn.assistantTurns ?? 0, s.steps.length - 1)];
       if (!step) return text(DEFAULT_TEXT);
       if ("text" in step) return text(step.text, step.thinking ? chunkText(step.thinking) : []);
+      // A side request that wants structured output (Gemini's model router) gets text, not the script's call.
+      if (turn.structured) return text(DEFAULT_TEXT);
       const [first, ...rest] = step.tools.map((t) => ({ id: newId("call_"), name: t.name, args: t.args }));
       return first ? { kind: "tool", ...first, more: rest } : text(DEFAULT_TEXT);
     }

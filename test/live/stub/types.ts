@@ -47,7 +47,9 @@ export interface Turn {
   thinking?: unknown;
   /** OpenAI chat: stream_options.include_usage was set. */
   includeUsage?: boolean;
-  /** Assistant messages in the conversation so far (anthropic, openai-chat): the step of a script. */
+  /** The request asks for JSON output (Gemini's model router): a side request, not the agent's turn. */
+  structured?: boolean;
+  /** Assistant messages in the conversation so far (anthropic, openai-chat, gemini): the step of a script. */
   assistantTurns?: number;
 }
 
@@ -63,7 +65,8 @@ export type Reply =
       more?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
     }
   | { kind: "stall" }
-  | { kind: "auth-error"; message: string };
+  /** Each API answers with its own real wording for a rejected key unless the scenario names a message. */
+  | { kind: "auth-error"; message?: string };
 
 export interface RecordedRequest {
   method: string;

@@ -1,0 +1,124 @@
+import type { OdEventBody } from "../events.ts";
+import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
+
+/**
+ * ACP tool calls, merged per id: `tool_call` opens one, `tool_call_update`s carry only the
+ * fields that changed (a last update may bring just the status), and a permission request
+ * describes the call too. Each call becomes exactly one `tool.call` and one `tool.result`,
+ * whether the agent finishes it, od denies it, or the turn ends first.
+ */
+
+const TERMINAL = new Set(["completed", "failed", "cancelled", "canceled", "error", "succeeded", "success"]);
+const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
+
+/** The calls of one run by id (part of the driver's per-run state). */
+export interface ToolState {
+  tools: Map<string, Tool>;
+}
+
+export interface Tool {
+  called: boolean;
+  done: boolean;
+  name?: string;
+  title?: string;
+  kind?: string;
+  input?: unknown;
+  locations: string[];
+  /** The last content the agent showed (some agents complete a call with none). */
+  content?: unknown[];
+  /** The last rawOutput the agent sent: a later update that carries only a status keeps it. */
+  rawOutput?: unknown;
+}
+
+/** The call's state by id, merged with what this update (or permission request) says about it. */
+function merge(u: Rec, state: ToolState, id: string): Tool {
+  const tool: Tool = state.tools.get(id) ?? { called: false, done: false, locations: [] };
+  state.tools.set(id, tool);
+  const meta = asRecord(u._meta);
+  tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
+  tool.title = str(u.title) ?? tool.title;
+  tool.kind = str(u.kind) ?? tool.kind;
+  if (u.rawInput !== undefined && !isEmpty(u.rawInput)) tool.input = u.rawInput;
+  if (u.rawOutput !== undefined) tool.rawOutput = u.rawOutput;
+  const content = arr(u.content);
+  if (content.length) tool.content = content;
+  for (const l of arr(u.locations)) addPath(tool, str(asRecord(l)?.path));
+  for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
+  return tool;
+}
+
+/**
+ * Tool updates: the call is emitted once its input is known (agents open calls with
+ * placeholders like "Preparing file…" and {}, and fill them in later) or at the latest when it
+ * ends; the result once its status is terminal. With `emit` false the update is only merged.
+ */
+export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[] {
+  const id = str(u.toolCallId);
+  if (!id) return [];
+  const tool = merge(u, state, id);
+  const status = str(u.status);
+  const terminal = status !== undefined && TERMINAL.has(status);
+  if (!emit) return [];
+  const events: OdEventBody[] = [];
+  if (!tool.called && (tool.input !== undefined || terminal)) events.push(callOf(id, tool));
+  if (terminal && !tool.done) events.push(resultOf(id, tool, outputOf(tool), FAILED.has(status!)));
+  return events;
+}
+
+/**
+ * A call od denied: shown as its `tool.call` (if the agent had not shown it yet) and a `tool.result`
+ * that says it was denied and why. The agent's own later updates for it add nothing.
+ */
+export function deniedTool(toolCall: Rec, state: ToolState, fallbackId: string, reason: string): OdEventBody[] {
+  const id = str(toolCall.toolCallId) ?? fallbackId;
+  const tool = merge(toolCall, state, id);
+  const events: OdEventBody[] = [];
+  if (!tool.called) events.push(callOf(id, tool));
+  if (!tool.done) events.push(resultOf(id, tool, `Denied by od: ${reason}`, true));
+  return events;
+}
+
+/** Calls the agent opened and never finished, when the turn ends or the agent exits: each shown and closed. */
+export function unfinishedTools(state: ToolState, why: string): OdEventBody[] {
+  const events: OdEventBody[] = [];
+  for (const [id, tool] of state.tools) {
+    if (!tool.called) events.push(callOf(id, tool));
+    if (!tool.done) events.push(resultOf(id, tool, `(no result: ${why} before this tool finished)`, true));
+  }
+  return events;
+}
+
+function callOf(id: string, tool: Tool): OdEventBody {
+  tool.called = true;
+  const input = tool.input ?? {
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.locations.length ? { locations: tool.locations } : {}),
+  };
+  return { type: "tool.call", id, name: tool.name ?? tool.title ?? tool.kind ?? "tool", input };
+}
+
+function resultOf(id: string, tool: Tool, output: string, isError: boolean): OdEventBody {
+  tool.done = true;
+  return { type: "tool.result", id, output, isError };
+}
+
+function addPath(tool: Tool, path: string | undefined): void {
+  if (path && !tool.locations.includes(path)) tool.locations.push(path);
+}
+
+function isEmpty(v: unknown): boolean {
+  return typeof v === "object" && v !== null && Object.keys(v).length === 0;
+}
+
+/** ACP tool content: text blocks, diffs (shown as what changed where), terminals; else the last rawOutput. */
+function outputOf(tool: Tool): string {
+  const parts = (tool.content ?? []).flatMap((c) => {
+    const r = asRecord(c);
+    if (r?.type === "content") return textOf([asRecord(r.content)]);
+    if (r?.type === "diff") return `diff ${str(r.path) ?? ""}`;
+    if (r?.type === "terminal") return `terminal ${str(r.terminalId) ?? ""}`;
+    return [];
+  });
+  if (parts.length) return parts.join("\n");
+  return tool.rawOutput === undefined ? "" : textOf(tool.rawOutput);
+}
