@@ -41,6 +41,8 @@ interface Part {
   toolId?: string;
   name?: string;
   json: string;
+  /** The input the block started with (some records carry it whole there, with no deltas after). */
+  input?: unknown;
   /** Text already streamed for this part. */
   started?: boolean;
   /** A text part that turned out to be qwen's `[API Error: …]` notice. */
@@ -80,6 +82,7 @@ function streamEvent(e: Rec | undefined, state: QwenState, line: string): OdEven
         toolId: str(b?.id),
         name: str(b?.name),
         json: "",
+        input: b?.input,
       });
       return [];
     }
@@ -87,7 +90,9 @@ function streamEvent(e: Rec | undefined, state: QwenState, line: string): OdEven
       return delta(asRecord(e.delta), state.parts.get(num(e.index) ?? 0), state);
     case "content_block_stop": {
       const part = state.parts.get(num(e.index) ?? 0);
-      return part?.type === "tool_use" && part.toolId ? toolCallOnce(state, part.toolId, part.name, parseToolInput(part.json)) : [];
+      return part?.type === "tool_use" && part.toolId
+        ? toolCallOnce(state, part.toolId, part.name, parseToolInput(part.json, part.input))
+        : [];
     }
     case "goal_state": {
       const goal = asRecord(asRecord(e.goal_state)?.goal);
