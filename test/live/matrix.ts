@@ -37,7 +37,8 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     checkRun(r);
     expect(r.of("error")).toEqual([]);
     expect(r.exitCode).toBe(0);
-    expect(r.finished).toMatchObject({ status: "succeeded", exitCode: 0, resumable: true });
+    // Resumable exactly when --resume takes the session back (the resume scenario).
+    expect(r.finished).toMatchObject({ status: "succeeded", exitCode: 0, resumable: !cli.cannot?.resume });
     expect(r.text).toBe("OD_LIVE_CHAT_OK");
     if (cli.cannot?.["stream-chunks"]) expect(r.of("text.delta").length).toBeGreaterThan(0);
     else expect(r.of("text.delta").length, "the answer streams in several deltas").toBeGreaterThan(1);
