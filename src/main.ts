@@ -17,6 +17,9 @@ const commands: SubCommands = {
   plugins: () => load(import("./cli/plugins.ts")),
   skills: () => load(import("./cli/skills.ts")),
   serve: () => load(import("./cli/serve.ts")),
+  runs: () => load(import("./cli/runs.ts")),
+  apply: () => load(import("./cli/apply.ts")),
+  discard: () => load(import("./cli/discard.ts")),
 };
 
 const main = defineCommand({

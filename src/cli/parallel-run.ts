@@ -1,11 +1,17 @@
+import { join, resolve } from "node:path";
 import { loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/errors.ts";
-import { type ParallelResult, parallel } from "../core/run/parallel.ts";
+import { labelsFor, type ParallelResult, parallel } from "../core/run/parallel.ts";
 import type { RunRequest } from "../core/run/request.ts";
+import { writeGroup } from "../core/store/groups.ts";
 import { didYouMean } from "../core/suggest.ts";
+import { runsDirOf } from "../core/workspace/apply.ts";
+import { groupOf } from "../core/workspace/compare.ts";
+import { compareTable } from "./compare-table.ts";
+import { log } from "./log.ts";
+import { recorded as inRunLog } from "./record.ts";
 import { createTextRenderer } from "./render.ts";
-import { table } from "./table.ts";
 
 /** Writes whole lines, each prefixed with the agent's label. */
 function labelled(label: string, sink: { write(s: string): unknown }) {
@@ -24,7 +30,11 @@ function labelled(label: string, sink: { write(s: string): unknown }) {
   };
 }
 
-/** `od run --agent a,b,c`: one prompt on several agents, streams labelled by agent, then a side-by-side table. */
+/**
+ * `od run --agent a,b,c` (or `--repeat N`): a compare run. One prompt on several agents (or one agent
+ * several times), streams labelled by run, each result kept (a branch `od/<groupId>/<label>`, or a
+ * patch outside git) and recorded in `<runs>/<groupId>/group.json`, then a side-by-side table.
+ */
 export async function runParallel(
   agents: string[],
   base: Omit<RunRequest, "agent">,
@@ -37,46 +47,63 @@ export async function runParallel(
     string,
     { out: ReturnType<typeof labelled>; err: ReturnType<typeof labelled>; render: ReturnType<typeof createTextRenderer> }
   >();
-  const sinkFor = (agent: string) => {
-    let s = sinks.get(agent);
+  // Keyed by label, not agent: `--agent pi,pi` is two runs with two sessions.
+  const sinkFor = (label: string) => {
+    let s = sinks.get(label);
     if (!s) {
-      const out = labelled(agent, process.stdout);
-      const err = labelled(agent, process.stderr);
+      const out = labelled(label, process.stdout);
+      const err = labelled(label, process.stderr);
       s = { out, err, render: createTextRenderer(out, err, opts.color) };
-      sinks.set(agent, s);
+      sinks.set(label, s);
     }
     return s;
   };
+  const groupId = crypto.randomUUID();
+  const runsDir = runsDirOf();
+  const startedAt = Date.now();
+  let start: string | undefined;
   const results: ParallelResult[] = [];
-  const shown = new Set<string>(); // errors the agent's own stream already showed
+  const shown = new Set<string>(); // errors the run's own stream already showed
   for await (const item of parallel(
     agents.map((agent) => ({ ...base, agent })),
-    { registry: opts.registry, signal: opts.signal, maxConcurrent: 4, retry: { attempts: opts.attempts }, skills: () => loadSkills() },
+    {
+      registry: opts.registry,
+      signal: opts.signal,
+      maxConcurrent: 4,
+      retry: { attempts: opts.attempts },
+      skills: () => loadSkills(),
+      keep: { groupId, dir: join(runsDir, groupId) },
+      onBase: (b) => (start = b),
+      // Each member is in the run log like any CLI run (`od runs`), tied to the group.
+      tap: (events, runId, request) => inRunLog(events, runId, request, { groupId }),
+    },
   )) {
     if ("result" in item) {
       results.push(item.result);
       const { error } = item.result;
       // A failure around the run (its workspace could not be made or read) is no event: say it here.
-      if (!opts.json && error && !shown.has(`${item.agent}\0${error}`)) sinkFor(item.agent).err.write(`✗ ${error}\n`);
-      sinkFor(item.agent).out.flush();
-      sinkFor(item.agent).err.flush();
+      if (!opts.json && error && !shown.has(`${item.label}\0${error}`)) sinkFor(item.label).err.write(`✗ ${error}\n`);
+      sinkFor(item.label).out.flush();
+      sinkFor(item.label).err.flush();
     } else if (opts.json) process.stdout.write(`${JSON.stringify(item.event)}\n`);
     else {
-      if (item.event.type === "error") shown.add(`${item.agent}\0${item.event.message}`);
-      sinkFor(item.agent).render(item.event);
+      if (item.event.type === "error") shown.add(`${item.label}\0${item.event.message}`);
+      sinkFor(item.label).render(item.event);
     }
   }
-  if (opts.json) process.stdout.write(`${JSON.stringify({ results })}\n`);
+  const cwd = resolve(base.cwd ?? process.cwd());
+  const group = groupOf(groupId, { cwd, prompt: base.prompt, startedAt, base: start, labels: labelsFor(agents) }, results);
+  let recorded = true;
+  try {
+    writeGroup(runsDir, group);
+  } catch (err) {
+    recorded = false;
+    log.warn(`the compare run could not be recorded, so \`od apply\` cannot find it: ${(err as Error).message}`);
+  }
+  if (opts.json)
+    process.stdout.write(`${JSON.stringify({ type: "compare.result", groupId, base: start, members: group.members, results })}\n`);
   else {
-    const rows = results.map((r) => [
-      r.agent,
-      r.status,
-      `${(r.durationMs / 1000).toFixed(1)}s`,
-      r.inputTokens === undefined ? "-" : `${r.inputTokens}/${r.outputTokens ?? 0}`,
-      r.costUsd === undefined ? "-" : `$${r.costUsd.toFixed(4)}`,
-      r.files.length ? r.files.join(", ") : "-",
-    ]);
-    process.stdout.write(`\n${table(["agent", "status", "time", "tokens in/out", "cost", "files changed"], rows)}\n`);
+    process.stdout.write(`\n${compareTable(group, recorded)}\n`);
     process.stderr.write("each agent ran in its own copy of the working directory; yours is unchanged\n");
   }
   if (opts.signal.aborted) return 130;

@@ -14,6 +14,11 @@ export const runArgs = {
       "Adapter id, or several (a,b,c) to run side by side in private copies (default: $OD_AGENT, then defaultAgent in ~/.open-design/config.json, then the first ready agent)",
     valueHint: "id",
   },
+  repeat: {
+    type: "string",
+    description: "Run the agent this many times on the same task, each in a private copy, and compare (best of N)",
+    valueHint: "n",
+  },
   model: { type: "string", alias: "m", description: "Model id or alias; `default` passes no model flag" },
   effort: { type: "string", alias: "e", description: "Effort level, where the CLI has a real effort flag" },
   cwd: { type: "string", description: "Working directory of the agent (default: here)", valueHint: "dir" },

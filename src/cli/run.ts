@@ -12,8 +12,10 @@ import type { RunRequest } from "../core/run/request.ts";
 import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { odCommand } from "./command.ts";
+import { compareAgents, isCompare } from "./compare-args.ts";
 import { log } from "./log.ts";
 import { runParallel } from "./parallel-run.ts";
+import { recorded } from "./record.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs, requestFrom, runArgs } from "./run-args.ts";
 import { ttyBroker } from "./tty-broker.ts";
@@ -28,7 +30,7 @@ export default odCommand({
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
     const skills = () => loadSkills();
-    if (args.agent?.includes(",")) return runSeveral(args, base, registry, attempts);
+    if (isCompare(args)) return runSeveral(args, base, registry, attempts);
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
     const request = { ...base, agent, resume: args.resume, role: args.role };
@@ -59,7 +61,10 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
   let finished: EventOf<"run.finished"> | undefined;
   const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
   if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
-  const run = createRun(request, {
+  // Kept in OD_HOME/runs like the server's runs: `od runs` lists it, `od runs show` replays it.
+  const runId = crypto.randomUUID();
+  const created = createRun(request, {
+    runId,
     registry: opts.registry,
     signal: controller.signal,
     broker,
@@ -68,6 +73,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
     // The changed files and their diff are shown with --result and printed with --json; plain text needs neither walk.
     changes: Boolean(args.json || args.result),
   });
+  const run = recorded(created, runId, request);
   try {
     for await (const event of run) {
       if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
@@ -85,10 +91,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
 
 /** `--agent a,b,c`: side by side, each in a private copy. A session, a role and terminal questions each belong to one agent. */
 async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">, registry: Registry, attempts: number): Promise<void> {
-  const agents = args
-    .agent!.split(",")
-    .map((a) => a.trim())
-    .filter(Boolean);
+  const agents = await compareAgents(args, registry);
   for (const [flag, given] of [
     ["--resume", args.resume],
     ["--role", args.role],
@@ -97,7 +100,7 @@ async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">, regist
     if (given)
       throw new OdError(
         "INVALID_REQUEST",
-        `${flag} applies to one agent, not to several (--agent ${args.agent})`,
+        `${flag} applies to one agent run, not to several (${args.repeat === undefined ? `--agent ${args.agent}` : `--repeat ${args.repeat}`})`,
         "Run each agent on its own for that.",
       );
   if (args["dry-run"]) {

@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/errors.ts";
 import { metaRoutes } from "./routes/meta.ts";
+import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import type { RunStore } from "./runs.ts";
@@ -47,6 +48,7 @@ export function createApp(deps: AppDeps) {
   );
   app.route("/api", metaRoutes(deps.registry, deps.env));
   app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
+  app.route("/api", resultRoutes(deps.runs, deps.env));
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
   // The one place the server renders errors.

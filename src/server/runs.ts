@@ -70,8 +70,7 @@ export class RunStore {
     const controller = new AbortController();
     let log: LogWriter;
     try {
-      this.deps.log.create(runId, request);
-      log = this.deps.log.writer(runId, (err) => this.storageFailed(run, err));
+      log = this.deps.log.open(runId, request, (err) => this.storageFailed(run, err));
     } catch (err) {
       throw this.storage.note(err);
     }
@@ -192,7 +191,10 @@ export class RunStore {
     return () => run.watchers.delete(onChange);
   }
 
-  /** A run's summary: a live run's from memory, another's from its log's two ends once, then from a cache. */
+  /**
+   * A run's summary: a live run's from memory, another's from its log's two ends once, then from a
+   * cache; one still running elsewhere (an `od run` in a terminal) is read again until it ends.
+   */
   summary(runId: string): RunSummary {
     const run = this.live.get(runId);
     if (run) return { ...run.summary };
@@ -200,7 +202,7 @@ export class RunStore {
     if (known) return known;
     if (!this.deps.log.has(runId)) throw notFound(runId);
     const summary = this.deps.log.summary(runId);
-    this.summaries.set(runId, summary);
+    if (summary.status !== "running") this.summaries.set(runId, summary);
     return summary;
   }
 

@@ -1,25 +1,11 @@
-import type { OdEvent } from "../core/events.ts";
 import type { RunRequest } from "../core/run/request.ts";
-import type { RunSummary } from "../core/store/run-log.ts";
+import type { RunSummary } from "../core/store/summary.ts";
+
+export { noteEvent } from "../core/store/summary.ts";
 
 /** A live run's summary before its first event: what it was asked, running since now. */
 export function startSummary(runId: string, request: RunRequest): RunSummary {
   return { runId, agent: request.agent, prompt: request.prompt, cwd: request.cwd, status: "running", startedAt: Date.now() };
-}
-
-/**
- * Keeps a live run's summary as its events pass: O(1) per event, so asking
- * for it costs nothing, however long the run's log. It says what the log
- * would: started at the first event, the session the run reported, the status
- * its run.finished gave.
- */
-export function noteEvent(summary: RunSummary, event: OdEvent, first: boolean): void {
-  if (first) summary.startedAt = event.ts;
-  if (event.type === "session") summary.sessionId = event.sessionId;
-  else if (event.type === "run.finished") {
-    summary.status = event.status;
-    summary.sessionId = event.sessionId;
-  }
 }
 
 /**

@@ -62,6 +62,7 @@ describe("run summaries", () => {
         status: "running",
         startedAt: started.ts,
         sessionId: "s-1",
+        mode: "edit",
       });
       const { runs: list } = (await (await request("/api/runs")).json()) as { runs: RunSummary[] };
       expect(list.map((r) => [r.runId, r.status])).toEqual([[runId, "running"]]);

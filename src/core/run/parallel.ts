@@ -1,11 +1,15 @@
+import { join } from "node:path";
 import type { OdEvent } from "../events.ts";
-import { createWorkspace } from "../workspace/worktree.ts";
+import { type FileStat, type Kept, keptBranch } from "../workspace/keep.ts";
+import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
 import type { RunRequest } from "./request.ts";
 import { Slots } from "./slots.ts";
 
 export interface ParallelResult {
   agent: string;
+  /** Unique among the runs: the agent's id, then `pi#2`, `pi#3` for the same agent again. */
+  label: string;
   /** The run's id, as in its events (none when its workspace could not be made). */
   runId?: string;
   status: "succeeded" | "failed" | "cancelled";
@@ -15,12 +19,35 @@ export interface ParallelResult {
   costUsd?: number;
   /** Files the agent changed in its own copy of the working directory. */
   files: string[];
+  /** The same files with added and removed lines, once its result is kept. */
+  stats?: FileStat[];
+  /** Where its result is kept (a branch `od/<groupId>/<label>` or a patch file); undefined when it changed nothing. */
+  kept?: Kept;
+  note?: string;
+  sessionId?: string;
+  resumable?: boolean;
   diff?: string;
   error?: string;
   workspace: "worktree" | "copy";
 }
 
-export type ParallelItem = { agent: string; event: OdEvent } | { agent: string; result: ParallelResult };
+export type ParallelItem = { agent: string; label: string; event: OdEvent } | { agent: string; label: string; result: ParallelResult };
+
+/** Where the results are kept: branches `od/<groupId>/<label>`, or patches `<dir>/<label>.patch` outside git. */
+export interface KeepTo {
+  groupId: string;
+  dir: string;
+}
+
+/** One label per request, unique: `pi`, `claude`, `pi#2`. */
+export function labelsFor(agents: string[]): string[] {
+  const seen = new Map<string, number>();
+  return agents.map((a) => {
+    const n = (seen.get(a) ?? 0) + 1;
+    seen.set(a, n);
+    return n === 1 ? a : `${a}#${n}`;
+  });
+}
 
 /**
  * One prompt on several agents at once (at most `maxConcurrent` running), each
@@ -30,7 +57,13 @@ export type ParallelItem = { agent: string; event: OdEvent } | { agent: string; 
  */
 export async function* parallel(
   requests: RunRequest[],
-  opts: Omit<CreateRunOptions, "slots" | "runId"> & { maxConcurrent?: number },
+  opts: Omit<CreateRunOptions, "slots" | "runId"> & {
+    maxConcurrent?: number;
+    keep?: KeepTo;
+    onBase?: (base: string) => void;
+    /** Each member's events pass through this on their way (the CLI records them in the run log). */
+    tap?: (events: AsyncIterable<OdEvent>, runId: string, request: RunRequest) => AsyncIterable<OdEvent>;
+  },
 ): AsyncGenerator<ParallelItem> {
   const slots = new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
@@ -40,13 +73,30 @@ export async function* parallel(
     wake?.();
   };
   let pending = requests.length;
-  const one = async (request: RunRequest) => {
-    const label = request.agent;
-    const ws = await createWorkspace(request.cwd ?? process.cwd(), label.replace(/[^\w-]/g, "_"));
-    const result: ParallelResult = { agent: label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
+  const labels = labelsFor(requests.map((r) => r.agent));
+  // The first workspace makes the starting commit; the others start from the same one.
+  let first: Promise<Workspace> | undefined;
+  const workspace = async (request: RunRequest, label: string) => {
+    const cwd = request.cwd ?? process.cwd();
+    const slug = label.replace(/[^\w-]/g, "_");
+    if (!first) {
+      first = createWorkspace(cwd, slug);
+      first.then((ws) => ws.base && opts.onBase?.(ws.base)).catch(() => {});
+      return first;
+    }
+    const base = await first.then((ws) => ws.base).catch(() => undefined);
+    return createWorkspace(cwd, slug, { base });
+  };
+  const one = async (request: RunRequest, label: string) => {
+    const agent = request.agent;
+    const ws = await workspace(request, label);
+    const result: ParallelResult = { agent, label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
     try {
-      const { maxConcurrent: _, ...runOpts } = opts;
-      for await (const event of createRun({ ...request, cwd: ws.dir }, { ...runOpts, slots })) {
+      const { maxConcurrent: _, keep: __, onBase: ___, tap, ...runOpts } = opts;
+      const runId = crypto.randomUUID();
+      const member = { ...request, cwd: ws.dir };
+      const events = createRun(member, { ...runOpts, slots, runId });
+      for await (const event of tap ? tap(events, runId, request) : events) {
         if (event.type === "run.result" && event.usage)
           Object.assign(result, {
             inputTokens: event.usage.inputTokens,
@@ -55,25 +105,28 @@ export async function* parallel(
           });
         if (event.type === "error") result.error ??= event.message;
         if (event.type === "run.finished")
-          Object.assign(result, { runId: event.runId, status: event.status, durationMs: event.durationMs });
-        push({ agent: label, event });
+          Object.assign(result, {
+            runId: event.runId,
+            status: event.status,
+            durationMs: event.durationMs,
+            sessionId: event.sessionId,
+            resumable: event.resumable,
+          });
+        push({ agent, label, event });
       }
       Object.assign(result, await ws.changes());
+      if (opts.keep) await keepResult(ws, label, opts.keep, result);
     } catch (err) {
       result.error ??= messageOf(err);
     } finally {
       await ws.dispose().catch((err) => (result.error ??= messageOf(err)));
-      push({ agent: label, result });
+      push({ agent, label, result });
     }
   };
-  const failed = (agent: string, err: unknown): ParallelItem => ({
-    agent,
-    result: { agent, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" },
-  });
   const all = Promise.all(
-    requests.map((r) =>
-      one(r)
-        .catch((err) => push(failed(r.agent, err)))
+    requests.map((r, i) =>
+      one(r, labels[i]!)
+        .catch((err) => push(failed(r.agent, labels[i]!, err)))
         .finally(() => {
           pending--;
           wake?.();
@@ -86,6 +139,24 @@ export async function* parallel(
     while (queue.length) yield queue.shift()!;
   }
   await all;
+}
+
+/** A run that could not even start: its workspace could not be made. */
+const failed = (agent: string, label: string, err: unknown): ParallelItem => ({
+  agent,
+  label,
+  result: { agent, label, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" },
+});
+
+/** Keeps what the agent changed; a failure to keep it is a note, not a failed run. */
+async function keepResult(ws: Workspace, label: string, to: KeepTo, result: ParallelResult): Promise<void> {
+  const patchFile = `${label.replace(/[^\w#.-]/g, "_")}.patch`;
+  try {
+    const kept = await ws.keep({ branch: keptBranch(to.groupId, label), patchPath: join(to.dir, patchFile), patchFile });
+    Object.assign(result, { stats: kept.files, kept: kept.kept, note: kept.note });
+  } catch (err) {
+    result.note = `its result was not kept: ${messageOf(err)}`;
+  }
 }
 
 const messageOf = (err: unknown) => String((err as Error)?.message ?? err);

@@ -114,3 +114,28 @@ export function logEnds(path: string, window = 64 * 1024): { first?: string; las
     closeSync(fd);
   }
 }
+
+/**
+ * The whole lines in the last `window` bytes of a log file, in order (a line cut by the window's
+ * start, and a torn last line, are left out): a finished run's closing events, its run.result and
+ * run.finished, without reading the log whole.
+ */
+export function logTail(path: string, window = 64 * 1024): string[] {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch {
+    return [];
+  }
+  try {
+    const buf = window <= scratch.length ? scratch : Buffer.allocUnsafe(window);
+    const from = Math.max(0, fstatSync(fd).size - window);
+    const tail = buf.subarray(0, readSync(fd, buf, 0, window, from));
+    const start = from === 0 ? 0 : tail.indexOf(NL) + 1;
+    const end = tail.lastIndexOf(NL);
+    if (start <= 0 && from > 0) return [];
+    return end < start ? [] : tail.toString("utf8", start, end).split("\n");
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -3,18 +3,11 @@ import { join } from "node:path";
 import type { OdError } from "../errors.ts";
 import { createStamper, OdEvent } from "../events.ts";
 import { MIN_FREE_BYTES, probeStorage, type StoreIo, storageError } from "./fault.ts";
-import { type LogBatch, type LogCursor, logEnds, readLogFile } from "./log-read.ts";
+import { type LogBatch, type LogCursor, logEnds, logTail, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";
+import { noteEvent, processAlive, type RunSummary, requestSummary } from "./summary.ts";
 
-export interface RunSummary {
-  runId: string;
-  agent?: string;
-  prompt?: string;
-  cwd?: string;
-  status: "running" | "succeeded" | "failed" | "cancelled";
-  startedAt: number;
-  sessionId?: string;
-}
+export type { RunSummary } from "./summary.ts";
 
 /**
  * The durable per-run event log: `<dir>/<runId>/events.jsonl`, one event per
@@ -43,6 +36,16 @@ export class RunLog {
     try {
       mkdirSync(join(this.dir, runId), { recursive: true });
       writeFileSync(this.path(runId, "request.json"), JSON.stringify(request));
+    } catch (err) {
+      throw storageError(err, `run ${runId}`);
+    }
+  }
+
+  /** A new run's log: its request written, and the writer its events go through (`onFail` told if a write fails). */
+  open(runId: string, request: unknown, onFail?: (err: OdError) => void): LogWriter {
+    this.create(runId, request);
+    try {
+      return this.writer(runId, onFail);
     } catch (err) {
       throw storageError(err, `run ${runId}`);
     }
@@ -98,39 +101,29 @@ export class RunLog {
   }
 
   summary(runId: string): RunSummary {
-    const request = this.request(runId) ?? {};
-    const fields = {
-      runId,
-      agent: request.agent as string | undefined,
-      prompt: request.prompt as string | undefined,
-      cwd: request.cwd as string | undefined,
-    };
-    // A finished run is summed up by its first event and its run.finished, which carries the session.
-    const { first, finished } = this.ends(runId);
-    if (first && finished) return { ...fields, status: finished.status, startedAt: first.ts, sessionId: finished.sessionId };
-    const events = this.read(runId);
-    const end = events.findLast((e) => e.type === "run.finished");
-    const session = events.findLast((e) => e.type === "session");
-    return {
-      ...fields,
-      status: end?.type === "run.finished" ? end.status : "running",
-      startedAt: events[0]?.ts ?? statSync(join(this.dir, runId)).mtimeMs,
-      sessionId: session?.type === "session" ? session.sessionId : undefined,
-    };
+    const summary = requestSummary(runId, this.request(runId) ?? {});
+    // A finished run is summed up by its first event and its last ones (run.result, run.finished), read from the log's two ends.
+    const first = parseEvent(logEnds(this.path(runId, "events.jsonl")).first);
+    const tailOf = (window: number) => logTail(this.path(runId, "events.jsonl"), window).flatMap((line) => parseEvent(line) ?? []);
+    let tail = tailOf(64 * 1024);
+    const whole = first && tail.at(-1)?.type === "run.finished";
+    // Its run.result (the usage) just before: a large one (a long diff) is looked for further back, within bounds.
+    if (whole && !tail.some((e) => e.type === "run.result")) tail = tailOf(4 * 1024 * 1024);
+    const events = whole ? [first, ...tail.filter((e) => e.seq > first.seq)] : this.read(runId);
+    for (const [i, e] of events.entries()) noteEvent(summary, e, i === 0);
+    if (!events.length) summary.startedAt = statSync(join(this.dir, runId)).mtimeMs;
+    return summary;
   }
 
-  /** A run's first event, and its run.finished when that is the last line: read from the log's two ends, not whole. */
-  private ends(runId: string): { first?: OdEvent; finished?: Extract<OdEvent, { type: "run.finished" }> } {
-    const { first, last } = logEnds(this.path(runId, "events.jsonl"));
-    const parse = (line: string | undefined) => {
-      try {
-        return line === undefined ? undefined : OdEvent.parse(JSON.parse(line));
-      } catch {
-        return undefined;
-      }
-    };
-    const end = parse(last);
-    return { first: parse(first), finished: end?.type === "run.finished" ? end : undefined };
+  /** A run's last event, when it is its run.finished: read from the log's end, not whole. */
+  private finished(runId: string): boolean {
+    return parseEvent(logEnds(this.path(runId, "events.jsonl")).last)?.type === "run.finished";
+  }
+
+  /** Whether another od process (a CLI run's) is writing this run right now: the pid its request names is alive. */
+  ownedElsewhere(runId: string): boolean {
+    const pid = this.request(runId)?.pid;
+    return typeof pid === "number" && pid !== process.pid && processAlive(pid);
   }
 
   /** A crash mid-write can leave a partial last line: end it, so the next event starts on its own line. */
@@ -141,11 +134,16 @@ export class RunLog {
     } catch {}
   }
 
-  /** Run ids, newest first. */
+  /** Run ids, newest first; a compare run's folder (its group.json, no events of its own) is no run. */
   list(limit = 50): string[] {
+    return this.entries(limit, (name) => !existsSync(join(this.dir, name, "group.json")));
+  }
+
+  /** Folder names under the log, newest first, that `keep` takes. */
+  entries(limit = 50, keep: (name: string) => boolean = () => true): string[] {
     if (!existsSync(this.dir)) return [];
     return readdirSync(this.dir, { withFileTypes: true })
-      .filter((d) => d.isDirectory() && /^[\w-]+$/.test(d.name))
+      .filter((d) => d.isDirectory() && /^[\w-]+$/.test(d.name) && keep(d.name))
       .map((d) => ({ id: d.name, t: statSync(join(this.dir, d.name)).mtimeMs }))
       .sort((a, b) => b.t - a.t)
       .slice(0, limit)
@@ -165,7 +163,8 @@ export class RunLog {
   ): string[] {
     const live: Array<{ runId: string; nextSeq: number; startedAt?: number; sessionId?: string; resumable: boolean }> = [];
     for (const runId of this.list(Number.MAX_SAFE_INTEGER)) {
-      if (this.ends(runId).finished) continue;
+      // A run another od still drives (an `od run` in a terminal) is not this server's to end.
+      if (this.finished(runId) || this.ownedElsewhere(runId)) continue;
       const events = this.read(runId);
       if (events.some((e) => e.type === "run.finished")) continue;
       const session = events.findLast((e) => e.type === "session");
@@ -193,5 +192,13 @@ export class RunLog {
       );
     }
     return live.map((r) => r.runId);
+  }
+}
+
+function parseEvent(line: string | undefined): OdEvent | undefined {
+  try {
+    return line === undefined ? undefined : OdEvent.parse(JSON.parse(line));
+  } catch {
+    return undefined;
   }
 }

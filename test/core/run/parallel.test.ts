@@ -57,6 +57,36 @@ describe("parallel runs", () => {
       ).toBe(true);
   });
 
+  test("kept: the same agent twice gets two labels and two branches on one base; the user's branch and index untouched", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo }).stdout.toString();
+    Bun.spawnSync(["mkdir", repo]);
+    git("init", "-q");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init");
+    writeFileSync(join(repo, "untracked.txt"), "mine\n");
+    const env = install(tmp.path);
+    const index = readFileSync(join(repo, ".git", "index"));
+    const head = git("symbolic-ref", "HEAD") + git("rev-parse", "HEAD");
+    let base: string | undefined;
+    const results: ParallelResult[] = [];
+    for await (const item of parallel(
+      ["alpha", "alpha"].map((agent) => ({ agent, prompt: "do it", cwd: repo })),
+      { registry, env, keep: { groupId: "g1", dir: join(tmp.path, "g1") }, onBase: (b) => (base = b) },
+    ))
+      if ("result" in item) results.push(item.result);
+    expect(results.map((r) => r.label).sort()).toEqual(["alpha", "alpha#2"]);
+    for (const r of results) {
+      expect(r.stats).toEqual([{ path: "alpha.txt", added: 1, removed: 0 }]);
+      expect(r.kept).toMatchObject({ kind: "branch", branch: `od/g1/${r.label}` });
+      expect(git("rev-parse", `od/g1/${r.label}^`).trim()).toBe(base!); // on top of the one starting commit
+      expect(git("show", `${base}:untracked.txt`)).toBe("mine\n"); // which holds the user's untracked work
+    }
+    expect(git("symbolic-ref", "HEAD") + git("rev-parse", "HEAD")).toBe(head);
+    expect(readFileSync(join(repo, ".git", "index"))).toEqual(index);
+    expect(git("status", "--porcelain")).toBe("?? untracked.txt\n");
+  });
+
   test("outside a repository: a private copy each, and the files each changed", async () => {
     await using tmp = tmpdir();
     const dir = join(tmp.path, "plain");

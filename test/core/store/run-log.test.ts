@@ -149,6 +149,7 @@ describe("run summaries", () => {
       status: "running",
       startedAt: 5,
       sessionId: "s-1",
+      mode: "edit",
     });
     w.append({
       type: "run.finished",
@@ -171,6 +172,9 @@ describe("run summaries", () => {
       status: "failed",
       startedAt: 5,
       sessionId: "s-1",
+      mode: "edit",
+      durationMs: 4,
+      resumable: true,
     });
     // A crash's torn line after run.finished changes nothing.
     appendFileSync(join(tmp.path, "r1", "events.jsonl"), '{"type":"text.de');

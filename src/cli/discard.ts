@@ -1,0 +1,24 @@
+import { resolve } from "node:path";
+import { discardGroup, runsDirOf } from "../core/workspace/apply.ts";
+import { odCommand } from "./command.ts";
+import { log } from "./log.ts";
+
+/** `od discard <groupId>`: removes a compare run's kept results (its branches `od/<groupId>/*` and patches). */
+export default odCommand({
+  meta: { name: "discard", description: "Remove the kept results of a compare run (its od/<id>/* branches or patches)" },
+  args: {
+    group: { type: "positional", required: true, description: "The compare run's id", valueHint: "id" },
+    cwd: { type: "string", description: "The repository holding the branches (default: where the compare run ran)", valueHint: "dir" },
+    json: { type: "boolean", description: "Print what was removed as one JSON object" },
+  },
+  async run({ args }) {
+    const d = await discardGroup(runsDirOf(), args.group, args.cwd === undefined ? undefined : resolve(args.cwd));
+    if (args.json) process.stdout.write(`${JSON.stringify({ type: "compare.discarded", ...d })}\n`);
+    else {
+      const lines = [...d.branches.map((b) => `removed branch ${b}`), ...d.patches.map((p) => `removed patch ${p}`)];
+      process.stdout.write(`${lines.length ? lines.join("\n") : `compare run ${d.groupId} had no kept results left`}\n`);
+    }
+    for (const note of d.notes) log.warn(note);
+    if (d.notes.length) process.exitCode = 1;
+  },
+});

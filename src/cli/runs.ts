@@ -1,0 +1,73 @@
+import { OdError } from "../core/errors.ts";
+import { type HistoryEntry, history } from "../core/store/history.ts";
+import type { RunSummary } from "../core/store/summary.ts";
+import { odCommand } from "./command.ts";
+import { runLog } from "./record.ts";
+import { ago, home, seconds, short, showRun } from "./runs-show.ts";
+import { table } from "./table.ts";
+
+export default odCommand({
+  meta: {
+    name: "runs",
+    description: "Past runs, newest first (od run's and od serve's alike); `od runs show <id>` replays one",
+  },
+  args: {
+    action: { type: "positional", required: false, description: '"show" to look at one run', valueHint: "show" },
+    id: { type: "positional", required: false, description: "The run's id, or a unique start of it (for show)", valueHint: "id" },
+    limit: { type: "string", description: "How many runs to list (default 20)", valueHint: "n" },
+    json: {
+      type: "boolean",
+      description: "Print JSON: the list as one JSON array (compare runs as their group); with show, the run's events as JSON lines",
+    },
+  },
+  async run({ args }) {
+    if (args.action === "show") {
+      if (!args.id) throw new OdError("INVALID_REQUEST", "Which run? `od runs show` takes its id", "`od runs` lists them.");
+      return showRun(runLog(), args.id, Boolean(args.json));
+    }
+    if (args.action !== undefined)
+      throw new OdError(
+        "INVALID_REQUEST",
+        `Unknown runs action "${args.action}"`,
+        "Use `od runs` to list, `od runs show <id>` to look at one.",
+      );
+    const limit = args.limit === undefined ? 20 : Number(args.limit);
+    if (!Number.isInteger(limit) || limit < 1)
+      throw new OdError("INVALID_REQUEST", `--limit takes a positive whole number, not ${args.limit}`);
+    const entries = history(runLog(), limit);
+    if (args.json) return void process.stdout.write(`${JSON.stringify(entries.map(jsonOf))}\n`);
+    if (!entries.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
+    const rows = entries.map((e) => (e.kind === "run" ? runRow(e.run) : groupRow(e)));
+    process.stdout.write(`${table(["id", "agent", "started", "cwd", "status", "time", "tokens in/out"], rows)}\n`);
+  },
+});
+
+/** An entry as --json prints it: a run's summary, or a compare run's group.json with its members' summaries. */
+function jsonOf(e: HistoryEntry) {
+  return e.kind === "run" ? { kind: "run", ...e.run } : { kind: "group", ...e.group, runs: e.members };
+}
+
+function runRow(r: RunSummary): string[] {
+  return [short(r.runId), r.agent ?? "-", ago(r.startedAt), home(r.cwd), r.status, seconds(r.durationMs), tokens([r.usage])];
+}
+
+function groupRow({ group, members }: Extract<HistoryEntry, { kind: "group" }>): string[] {
+  const statuses = [...new Set(group.members.map((m) => m.status))];
+  return [
+    short(group.id),
+    `compare: ${group.members.map((m) => m.label).join(", ")}`,
+    ago(group.startedAt),
+    home(group.cwd),
+    group.applied ? `applied ${group.applied.label}` : statuses.join("/") || "-",
+    seconds(Math.max(0, ...group.members.map((m) => m.durationMs))),
+    tokens(members.length ? members.map((m) => m.usage) : group.members.map((m) => m.usage)),
+  ];
+}
+
+/** Tokens summed over runs (a compare run's members), "-" when none said. */
+function tokens(usages: Array<RunSummary["usage"]>): string {
+  const known = usages.filter((u) => u?.inputTokens !== undefined || u?.outputTokens !== undefined);
+  if (!known.length) return "-";
+  const sum = (key: "inputTokens" | "outputTokens") => known.reduce((n, u) => n + (u?.[key] ?? 0), 0);
+  return `${sum("inputTokens")}/${sum("outputTokens")}`;
+}

@@ -1,0 +1,128 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { OdError } from "../errors.ts";
+import { odHome } from "../os/paths.ts";
+import { type Group, type GroupMember, readGroup, writeGroup } from "../store/groups.ts";
+import { DIFF, git } from "./git.ts";
+import type { FileStat } from "./keep.ts";
+
+/** Where od keeps runs and compare groups: `<OD_HOME>/runs`, as the server's run log. */
+export const runsDirOf = (env: Record<string, string | undefined> = process.env) => join(odHome(env), "runs");
+
+/** The compare run with this id, or RUN_NOT_FOUND. */
+export function loadGroup(runsDir: string, id: string): Group {
+  const group = /^[\w-]+$/.test(id) ? readGroup(runsDir, id) : undefined;
+  if (!group) throw new OdError("RUN_NOT_FOUND", `No compare run ${id}`, "`od run --agent a,b` prints its id at the end.");
+  return group;
+}
+
+/** A member's kept result as a patch (binary-safe), or undefined when it changed nothing or was discarded. */
+export async function memberPatch(runsDir: string, group: Group, member: GroupMember): Promise<string | undefined> {
+  const kept = member.kept;
+  if (!kept) return undefined;
+  if (kept.kind === "patch") {
+    const path = join(runsDir, group.id, kept.file);
+    return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+  }
+  const r = await git([...DIFF, "--binary", "--full-index", "--no-renames", `${kept.commit}^`, kept.commit], group.cwd);
+  return r.code === 0 ? r.out : undefined;
+}
+
+/** The member to apply: the one named, else the only one with a kept result. */
+function pick(group: Group, label?: string): GroupMember {
+  const members = group.members.map((m) => m.label).join(", ");
+  if (label !== undefined) {
+    const m = group.members.find((x) => x.label === label);
+    if (!m) throw new OdError("INVALID_REQUEST", `Compare run ${group.id} has no member "${label}"`, `Its members: ${members}.`);
+    return m;
+  }
+  const withChanges = group.members.filter((m) => m.kept);
+  if (withChanges.length === 1) return withChanges[0]!;
+  throw new OdError(
+    "INVALID_REQUEST",
+    withChanges.length ? "Say which result to apply" : `No member of compare run ${group.id} has a result to apply`,
+    withChanges.length ? `\`od apply ${group.id} <label>\`, one of: ${withChanges.map((m) => m.label).join(", ")}.` : undefined,
+  );
+}
+
+export interface Applied {
+  groupId: string;
+  label: string;
+  /** The folder the result was applied in (the repository's top in git). */
+  dir: string;
+  files: FileStat[];
+}
+
+/**
+ * Applies one member's kept result to the user's working tree (`cwd`, else the group's own),
+ * as `git apply` does: no commit, the index untouched. Refused, with nothing changed, when it
+ * does not apply cleanly (the user has since changed what it touches) or is applied already.
+ */
+export async function applyResult(runsDir: string, groupId: string, label?: string, cwd?: string): Promise<Applied> {
+  const group = loadGroup(runsDir, groupId);
+  const member = pick(group, label);
+  const patch = await memberPatch(runsDir, group, member);
+  if (!patch)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${member.label} has no result to apply`,
+      member.kept ? "Its kept result is gone (deleted by hand?)." : (member.note ?? "It changed no file, or was discarded."),
+    );
+  const where = cwd ?? group.cwd;
+  if (!existsSync(where)) throw new OdError("INVALID_REQUEST", `The folder to apply in is gone: ${where}`, "Pass --cwd.");
+  const top = member.kept?.kind === "branch" ? await git(["rev-parse", "--show-toplevel"], where) : undefined;
+  const dir = top?.code === 0 ? top.out.trim() : where;
+  const check = await git(["apply", "--check", "--whitespace=nowarn", "-"], dir, { stdin: patch });
+  if (check.code !== 0) {
+    const already = (await git(["apply", "--check", "--reverse", "--whitespace=nowarn", "-"], dir, { stdin: patch })).code === 0;
+    const cmd = `od apply ${group.id} ${member.label}`;
+    throw new OdError(
+      "INVALID_REQUEST",
+      already
+        ? `${member.label}'s result is applied already in ${dir}`
+        : `${member.label}'s result does not apply to ${dir}: ${firstLines(check.err)}`,
+      already
+        ? undefined
+        : `A file it changes was changed since the run; nothing was touched. Commit or stash your work (\`git stash\`), then \`${cmd}\`.`,
+    );
+  }
+  const r = await git(["apply", "--whitespace=nowarn", "-"], dir, { stdin: patch });
+  if (r.code !== 0) throw new OdError("INTERNAL", `git apply failed after its check passed: ${firstLines(r.err)}`);
+  writeGroup(runsDir, { ...group, applied: { label: member.label, at: Date.now() } });
+  return { groupId: group.id, label: member.label, dir, files: member.files };
+}
+
+const firstLines = (text: string) => text.trim().split("\n").slice(0, 3).join("; ") || "git said nothing";
+
+export interface Discarded {
+  groupId: string;
+  branches: string[];
+  patches: string[];
+  /** Why something could not be removed (a branch checked out, the repository gone). */
+  notes: string[];
+}
+
+/** Removes a compare run's kept results: its branches `od/<groupId>/*` and its patch files. The group's record stays. */
+export async function discardGroup(runsDir: string, groupId: string, cwd?: string): Promise<Discarded> {
+  const found = loadGroup(runsDir, groupId);
+  const group = { ...found, cwd: cwd ?? found.cwd };
+  const out: Discarded = { groupId: group.id, branches: [], patches: [], notes: [] };
+  const refs = await git(["for-each-ref", "--format=%(refname:strip=2)", `refs/heads/od/${group.id}/`], group.cwd);
+  if (refs.code !== 0 && group.members.some((m) => m.kept?.kind === "branch"))
+    out.notes.push(`the repository at ${group.cwd} could not be read: ${firstLines(refs.err)}`);
+  for (const branch of refs.code === 0 ? refs.out.split("\n").filter(Boolean) : []) {
+    const r = await git(["branch", "-D", branch], group.cwd);
+    if (r.code === 0) out.branches.push(branch);
+    else out.notes.push(`${branch} was not removed: ${firstLines(r.err)}`);
+  }
+  const members = group.members.map((m) => {
+    if (m.kept?.kind === "patch") {
+      rmSync(join(runsDir, group.id, m.kept.file), { force: true });
+      out.patches.push(m.kept.file);
+    }
+    const stays = m.kept?.kind === "branch" && !out.branches.includes(m.kept.branch) && out.notes.length > 0;
+    return stays ? m : { ...m, kept: undefined, note: m.kept ? "discarded" : m.note };
+  });
+  writeGroup(runsDir, { ...found, members });
+  return out;
+}
