@@ -1,9 +1,12 @@
 import { Hono } from "hono";
 import { setCookie } from "hono/cookie";
 import { TOKEN_COOKIE } from "./security.ts";
-import appJs from "./ui/app.js" with { type: "text" };
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
+import { uiBundle } from "./ui-bundle-macro.ts" with { type: "macro" };
+
+/** The page's script: its modules and their npm imports, bundled at build time. */
+const appJs: string = uiBundle("./ui/app.js");
 
 /**
  * The embedded web UI. The launch URL carries the token once (`/?token=…`):

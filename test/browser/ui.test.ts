@@ -3,17 +3,15 @@
  * server and the fake agent: start a run and watch it stream, cancel another, reload and replay.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
+import { chromiumMissing, launchBrowser } from "./support.ts";
 
-const CHROMIUM = process.env.OD_CHROMIUM ?? "/usr/bin/chromium";
-// .ci/run installs Debian's chromium; a machine without it cannot run this file. Decided once, here,
-// before anything is made: without Chromium the file is one skipped test that says why, and it
-// starts no server and makes no temporary folder.
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (install it, or set OD_CHROMIUM to its path)`;
+// .ci/run installs Debian's chromium; without it this file is one skipped test that says why, and
+// it starts no server and makes no temporary folder.
+const missing = chromiumMissing;
 
 if (missing) test.skip(`web UI (chromium): skipped, ${missing}`, () => {});
 else describe("web UI (chromium)", suite);
@@ -42,18 +40,7 @@ function suite() {
       },
     ]);
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
+    browser = await launchBrowser();
     page = await browser.newPage();
     await page.goto(`${server.url}?token=${server.token}`);
   }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
