@@ -3,6 +3,7 @@ import { setCookie } from "hono/cookie";
 import { TOKEN_COOKIE } from "./security.ts";
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
+import transcriptCss from "./ui/transcript.css" with { type: "text" };
 import { uiBundle } from "./ui-bundle-macro.ts" with { type: "macro" };
 
 /** The page's script: its modules and their npm imports, bundled at build time. */
@@ -32,5 +33,5 @@ export function uiRoutes(token: string) {
       return c.html(indexHtml as unknown as string); // a text import, though bun-types declares .html as a bundle
     })
     .get("/ui/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }))
-    .get("/ui/style.css", (c) => c.body(styleCss, 200, { "content-type": "text/css; charset=utf-8" }));
+    .get("/ui/style.css", (c) => c.body(`${styleCss}\n${transcriptCss}`, 200, { "content-type": "text/css; charset=utf-8" }));
 }
