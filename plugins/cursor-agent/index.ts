@@ -13,6 +13,14 @@ import { AGENT, createState, parse } from "./parse.ts";
  */
 const MODE_ARGS = { "read-only": ["--mode", "ask"], edit: [], full: ["--force"] } as const;
 
+/** How Cursor's login is told (also cursor-agent-acp's): a key, else `cursor-agent status`. */
+export const CURSOR_AUTH = {
+  envKeys: ["CURSOR_API_KEY"],
+  args: ["status"],
+  classify: (output: string): "ok" | "missing" | "unknown" =>
+    /not (logged in|authenticated)/i.test(output) ? "missing" : /logged in/i.test(output) ? "ok" : "unknown",
+};
+
 /** `cursor-agent models` prints `id - Label` lines (headers and tips around them). */
 export function parseModelLines(output: string): string[] {
   return output.split("\n").flatMap((line) => /^\s*([\w.:[\]=,-]+) - \S/.exec(line)?.[1] ?? []);
@@ -28,11 +36,7 @@ export default defineAdapter({
     configDir: ".cursor",
     timeoutMs: 10_000,
     help: { args: ["--help"], flags: ["--trust"] },
-    auth: {
-      envKeys: ["CURSOR_API_KEY"],
-      args: ["status"],
-      classify: (output) => (/not (logged in|authenticated)/i.test(output) ? "missing" : /logged in/i.test(output) ? "ok" : "unknown"),
-    },
+    auth: CURSOR_AUTH,
     models: { args: ["models"], parse: parseModelLines },
   },
   // Model ids come from `cursor-agent models`; a reasoning level is part of the id's parameter block.

@@ -1,0 +1,43 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { AGENT as GROK } from "./grok/parse.ts";
+
+/**
+ * Grok Build (xAI's `grok`) over the Agent Client Protocol: `grok agent stdio`, its documented
+ * agent mode ("Agent mode runs Grok as a long-lived server that clients talk to over ACP"; acpx's
+ * registry runs `grok agent stdio`). The same CLI and login as the `grok` adapter.
+ *
+ * How it is proven: from the ACP spec and Grok Build's documentation (its agent-mode guide and its
+ * headless flags); not run here: Grok Build is installed by its own script, not from npm, and
+ * talks only to xAI. The fixtures in test/fixtures/grok-acp are protocol-shaped, not captured
+ * (see their README.md).
+ *
+ * Modes. The agent-mode guide: without always-approve the session keeps Grok's default ask mode,
+ * and ACP carries "permission prompts when the session is not always-approve".
+ * - edit: nothing added; every tool Grok asks about goes to od's policy (edits inside the
+ *   working directory only, no commands).
+ * - full: `grok agent --always-approve stdio` ("tools run without interactive permission prompts;
+ *   deny rules and hooks still apply").
+ * - read-only: refused. The headless read-only sandbox and tool list are print mode's flags, and
+ *   the guide documents no read-only session mode for agent mode; use the `grok` adapter.
+ * Grok's agent mode documents sessions it can create, load and resume: `--resume` goes through
+ * session/load.
+ */
+const AGENT = { name: "Grok Build (ACP)", login: GROK.login };
+
+export default defineAdapter({
+  id: "grok-acp",
+  ...AGENT,
+  homepage: "https://docs.x.ai/build/cli/headless-scripting",
+  install: "curl -fsSL https://x.ai/cli/install.sh | bash",
+  bin: "grok",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"], files: [{ path: "{GROK_HOME:-.grok}/auth.json" }] } },
+  // The session's `model` option lists what the account can use; od selects over ACP.
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: true, readOnly: false, relayApprovals: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: (ctx) => ({ argv: ["agent", ...(ctx.mode === "full" ? ["--always-approve"] : []), "stdio"] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

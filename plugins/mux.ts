@@ -1,0 +1,35 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Mux (Coder's agent workspace app, `mux`) over the Agent Client Protocol: `mux acp`. acpx's
+ * registry runs it as `npx -y mux@^0.28.0 acp`, but npm's `mux` is an unrelated package (a stream
+ * multiplexer, latest 0.0.2; no 0.28 exists there), so od runs an installed `mux` and does not
+ * fetch one.
+ *
+ * How it is proven: from the ACP spec and acpx's registry entry; not run here: no `mux` that
+ * speaks ACP installs from npm. The fixtures in test/fixtures/mux are protocol-shaped, not
+ * captured (see their README.md).
+ *
+ * Modes: full only. Nothing documented says that `mux acp` asks before it edits or runs a command,
+ * so od cannot hold it to edits (never more authority than the mode asked for); no read-only
+ * mode is documented for its ACP sessions either. In full mode od allows whatever it does ask.
+ * No resume: session/load is not documented.
+ */
+const AGENT = { name: "Mux", login: "open Mux and configure a provider" };
+
+export default defineAdapter({
+  id: "mux",
+  ...AGENT,
+  homepage: "https://github.com/coder/mux",
+  install: "install Mux from https://github.com/coder/mux (its `mux` command)",
+  bin: "mux",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".mux" },
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: false, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["acp"] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});

@@ -1,0 +1,33 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Poolside's coding agent (`pool`, a binary distribution, not from npm) over the Agent Client
+ * Protocol: `pool acp` (acpx's registry; the ACP registry's listing: "Start Poolside with:
+ * ./pool-<platform> acp").
+ *
+ * How it is proven: from the ACP spec and the ACP registry's listing; not run here: Poolside is
+ * not on npm and needs Poolside's service. The fixtures in test/fixtures/poolside are
+ * protocol-shaped, not captured (see their README.md).
+ *
+ * Modes: full only. Nothing documented says that `pool acp` asks before it edits or runs a
+ * command, so od cannot hold it to edits (never more authority than the mode asked for); no
+ * read-only mode is documented either. In full mode od allows whatever it does ask.
+ * No resume: session/load is not documented.
+ */
+const AGENT = { name: "Poolside", login: "run `pool` and sign in to Poolside" };
+
+export default defineAdapter({
+  id: "poolside",
+  ...AGENT,
+  homepage: "https://poolside.ai",
+  install: "install Poolside's `pool` binary (the ACP registry lists its downloads)",
+  bin: "pool",
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  models: [],
+  efforts: [],
+  capabilities: { streaming: true, resume: false, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["acp"] }),
+  protocol: { kind: "driver", driver: "acp" },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});
