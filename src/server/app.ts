@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/errors.ts";
+import { compareRoutes } from "./routes/compare.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
@@ -49,6 +50,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", metaRoutes(deps.registry, deps.env));
   app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
   app.route("/api", resultRoutes(deps.runs, deps.env));
+  app.route("/api", compareRoutes(deps.runs, deps.registry));
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
   // The one place the server renders errors.

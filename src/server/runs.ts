@@ -9,24 +9,9 @@ import type { Slots } from "../core/run/slots.ts";
 import type { LogBatch, LogCursor } from "../core/store/log-read.ts";
 import type { LogWriter } from "../core/store/log-writer.ts";
 import type { RunLog, RunSummary } from "../core/store/run-log.ts";
+import { type LiveRun, wake } from "./live-run.ts";
 import { StorageGate, storageEnd } from "./storage-gate.ts";
 import { noteEvent, SummaryCache, startSummary } from "./summaries.ts";
-
-interface LiveRun {
-  runId: string;
-  request: RunRequest;
-  /** The log is the one copy of the events, read by every client from the file or its unwritten tail. */
-  log: LogWriter;
-  /** Readers to tell of each event. */
-  watchers: Set<() => void>;
-  finished: boolean;
-  controller: AbortController;
-  done: Promise<void>;
-  /** Kept as events pass: what GET /api/runs/:id answers, without reading the log. */
-  summary: RunSummary;
-  /** The last seq logged (-1 before the first). */
-  seq: number;
-}
 
 /** Runs whose last events only memory holds (their log could not take them), kept for their readers; the newest this many. */
 const ENDED_IN_MEMORY = 64;
@@ -58,16 +43,29 @@ export class RunStore {
   private readonly summaries = new SummaryCache();
   private readonly storage: StorageGate;
 
-  constructor(private readonly deps: RunStoreDeps) {
+  constructor(readonly deps: RunStoreDeps) {
     this.storage = new StorageGate(() => deps.log.probe());
   }
 
   /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies). */
   start(request: RunRequest, opts: { ask?: boolean } = {}): string {
-    if (this.closing) throw new OdError("CANCELLED", "The server is shutting down and starts no new runs", "Start od serve again.");
-    this.storage.check();
     const runId = crypto.randomUUID();
     const controller = new AbortController();
+    const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
+    const { registry, env, slots, askTimeoutMs: brokerTimeoutMs } = this.deps;
+    const skills = () => loadSkills([], env);
+    const opt = { runId, registry, skills, env, signal: controller.signal, slots, broker, brokerTimeoutMs };
+    this.adopt(runId, request, controller, createRun(request, opt));
+    return runId;
+  }
+
+  /**
+   * Serves and logs a run whose events come from elsewhere (a compare run's member, or `start`'s own)
+   * like any of its own: live, watchable, cancelled through `controller`; `request` is what request.json keeps.
+   */
+  adopt(runId: string, request: RunRequest, controller: AbortController, events: AsyncIterable<OdEvent>): void {
+    if (this.closing) throw new OdError("CANCELLED", "The server is shutting down and starts no new runs", "Start od serve again.");
+    this.storage.check();
     let log: LogWriter;
     try {
       log = this.deps.log.open(runId, request, (err) => this.storageFailed(run, err));
@@ -85,22 +83,10 @@ export class RunStore {
       summary: startSummary(runId, request),
       seq: -1,
     };
-    const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
-    const events = createRun(request, {
-      runId,
-      registry: this.deps.registry,
-      skills: () => loadSkills([], this.deps.env),
-      env: this.deps.env,
-      signal: controller.signal,
-      slots: this.deps.slots,
-      broker,
-      brokerTimeoutMs: this.deps.askTimeoutMs,
-    });
     run.done = this.drive(run, events).catch((err) =>
       this.deps.warn?.(`run ${runId} could not be logged: ${(err as Error)?.message ?? err}`),
     );
     this.live.set(runId, run);
-    return runId;
   }
 
   /** Logs a run's events to its end, keeping its summary; after a storage failure the rest is drained, not logged. */
@@ -238,10 +224,6 @@ export class RunStore {
     for (const run of this.live.values()) run.controller.abort();
     await Promise.all([...this.live.values()].map((r) => r.done.catch(() => {})));
   }
-}
-
-function wake(run: LiveRun): void {
-  for (const onChange of run.watchers) onChange();
 }
 
 function notFound(runId: string): OdError {

@@ -1,11 +1,12 @@
 import type { RunRequest } from "../core/run/request.ts";
-import type { RunSummary } from "../core/store/summary.ts";
+import { type RunSummary, requestSummary } from "../core/store/summary.ts";
 
 export { noteEvent } from "../core/store/summary.ts";
 
 /** A live run's summary before its first event: what it was asked, running since now. */
 export function startSummary(runId: string, request: RunRequest): RunSummary {
-  return { runId, agent: request.agent, prompt: request.prompt, cwd: request.cwd, status: "running", startedAt: Date.now() };
+  // As the log's request.json would say it (a compare run's member: its groupId too).
+  return { ...requestSummary(runId, request as Record<string, unknown>), startedAt: Date.now() };
 }
 
 /**

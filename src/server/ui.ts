@@ -1,6 +1,7 @@
 import { Hono } from "hono";
-import { setCookie } from "hono/cookie";
+import { getCookie, setCookie } from "hono/cookie";
 import { TOKEN_COOKIE } from "./security.ts";
+import compareCss from "./ui/compare.css" with { type: "text" };
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
 import transcriptCss from "./ui/transcript.css" with { type: "text" };
@@ -26,12 +27,53 @@ export function uiRoutes(token: string) {
       c.header("Referrer-Policy", "no-referrer");
     })
     .get("/", (c) => {
-      if (c.req.query("token") === token) {
+      if (same(c.req.query("token"), token)) {
         setCookie(c, TOKEN_COOKIE, token, { httpOnly: true, sameSite: "Strict", path: "/" });
         return c.redirect("/", 303);
       }
+      // Without the token the page could do nothing (every /api call is refused): say how to get in instead.
+      if (!same(getCookie(c, TOKEN_COOKIE), token)) return c.html(freshLinkPage(c.req.header("host") ?? "127.0.0.1:7456"), 401);
       return c.html(indexHtml as unknown as string); // a text import, though bun-types declares .html as a bundle
     })
     .get("/ui/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }))
-    .get("/ui/style.css", (c) => c.body(`${styleCss}\n${transcriptCss}`, 200, { "content-type": "text/css; charset=utf-8" }));
+    .get("/ui/style.css", (c) =>
+      c.body(`${styleCss}\n${transcriptCss}\n${compareCss}`, 200, { "content-type": "text/css; charset=utf-8" }),
+    );
+}
+
+/** The token compared in constant time. */
+function same(given: string | undefined, token: string): boolean {
+  if (given === undefined || given.length !== token.length) return false;
+  let diff = 0;
+  for (let i = 0; i < given.length; i++) diff |= given.charCodeAt(i) ^ token.charCodeAt(i);
+  return diff === 0;
+}
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+/** The page for a visit without a valid token (a bare URL, an old link): readable without script. */
+function freshLinkPage(host: string): string {
+  const origin = escapeHtml(`http://${host}`);
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>od: open the link od serve printed</title><link rel="stylesheet" href="/ui/style.css"></head>
+<body>
+<header><h1>od</h1></header>
+<main class="fresh-link">
+<h2>Open the link <code>od serve</code> printed</h2>
+<p>This server only answers a page opened through its launch link, which carries a token made afresh each time it starts.
+Without it (or with an earlier launch's), the page cannot list agents or start runs.</p>
+<p>Look in the terminal where <code>od serve</code> runs for a line like <code>${origin}/?token=…</code> and open that link.
+If the server is not running, start it with <code>od serve</code> (or <code>npm start</code>).</p>
+<p>Lost the link? The token is saved in the file <code>server-token</code> in od's home folder (<code>$OD_HOME</code>, by default
+<code>~/.open-design/server-token</code>); paste it here:</p>
+<form method="get" action="/" class="token-form">
+<label>Token <input name="token" type="password" autocomplete="off" required></label>
+<button type="submit" class="primary">Open</button>
+</form>
+</main>
+</body>
+</html>
+`;
 }

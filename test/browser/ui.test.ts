@@ -1,48 +1,35 @@
 /**
- * The web UI in a real browser (Debian's chromium through playwright-core), against a real
- * server and the fake agent: start a run and watch it stream, cancel another, reload and replay.
+ * The web UI's page shell in a real browser (Debian's chromium through playwright-core), against a
+ * real server and the fake agent, at a desktop and a phone width: a run streams while Run is
+ * disabled, a start error and a cancelled run, a replay from history restores the form, a bare URL
+ * gets a readable 401 page, and nothing scrolls sideways; axe-core checks the main states.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { basename } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { chromiumMissing, launchBrowser } from "./support.ts";
+import { loaded, SCRIPT } from "./shell-support.ts";
+import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
-// .ci/run installs Debian's chromium; without it this file is one skipped test that says why, and
-// it starts no server and makes no temporary folder.
-const missing = chromiumMissing;
+if (chromiumMissing) test.skip(`web UI shell (chromium): skipped, ${chromiumMissing}`, () => {});
+else describe("web UI shell (chromium)", suite);
 
-if (missing) test.skip(`web UI (chromium): skipped, ${missing}`, () => {});
-else describe("web UI (chromium)", suite);
+// Per test: a browser on a busy machine (axe-core, a reload, a run) needs more than the default 5 s.
+setDefaultTimeout(30_000);
 
 function suite() {
   let tmp: ReturnType<typeof tmpdir>;
   let server: ReturnType<typeof startServer>;
   let browser: Browser;
-  let page: Page;
 
   beforeAll(async () => {
     tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", [
-      { read: "all" },
-      {
-        ifStdin: "hang",
-        then: [{ stdout: { t: "text", v: "still working…" } }, { hang: true }],
-        else: [
-          { stdout: { t: "session", v: "sess-42" } },
-          { stdout: { t: "text", v: "Writing the file. " } },
-          { sleep: 100 },
-          { stdout: { t: "tool", id: "call-1", name: "Write" } },
-          { stdout: { t: "result", id: "call-1" } },
-          { stdout: { t: "text", v: "ALL DONE" } },
-        ],
-      },
-    ]);
+    const fake = installFake(tmp.path, "fake-agent", SCRIPT);
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
     browser = await launchBrowser();
-    page = await browser.newPage();
-    await page.goto(`${server.url}?token=${server.token}`);
   }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
 
   afterAll(async () => {
@@ -51,40 +38,115 @@ function suite() {
     await tmp?.[Symbol.asyncDispose]();
   });
 
-  async function runPrompt(prompt: string) {
-    await page.fill("#cwd", tmp.path);
+  const shot = (page: Page, name: string) =>
+    process.env.OD_SCREENSHOTS ? page.screenshot({ path: `${process.env.OD_SCREENSHOTS}/${name}.png`, fullPage: true }) : undefined;
+
+  async function ready(width: keyof typeof WIDTHS) {
+    const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+    await loaded(page);
+    return page;
+  }
+
+  async function runPrompt(page: Page, prompt: string, cwd = tmp.path) {
+    await page.fill("#cwd", cwd);
     await page.fill("#prompt", prompt);
+    await page.focus("#prompt");
     await page.keyboard.press("Control+Enter");
   }
 
-  test("a new user starts a run and sees text and a tool call stream in", async () => {
-    await page.locator("#agent option").first().waitFor({ state: "attached" });
-    // The fake ACP agent is not installed here: listed, but disabled with its install hint.
-    expect(await page.locator("#agent option[value=fake-acp]").isDisabled()).toBe(true);
-    expect(await page.locator("#agent option[value=fake-acp]").textContent()).toContain("not installed");
-    expect(await page.locator("#agent").inputValue()).toBe("fake");
-    await runPrompt("write the file");
-    await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();
-    await page.locator("#output details.tool summary", { hasText: "Write" }).waitFor();
-    await page.locator("#run-status", { hasText: "succeeded" }).waitFor();
-    expect(await page.locator("#session").textContent()).toBe("sess-42");
-    expect(await page.locator("#continue").isEnabled()).toBe(true);
-    if (process.env.OD_SCREENSHOT) await page.screenshot({ path: process.env.OD_SCREENSHOT, fullPage: true });
-  });
+  for (const width of ["desktop", "phone"] as const) {
+    const px = WIDTHS[width].width;
 
-  test("a second run is cancelled from the UI", async () => {
-    await runPrompt("hang please");
-    await page.locator("#output .text", { hasText: "still working" }).waitFor();
-    await page.click("#cancel");
-    await page.locator("#run-status", { hasText: "cancelled" }).waitFor();
-  });
+    test(`${px} px: the empty form is accessible and fits`, async () => {
+      const page = await ready(width);
+      expect(await page.locator("#agent option[value=fake-acp]").isDisabled()).toBe(true);
+      expect(await page.locator("#model").getAttribute("list")).toBe("models");
+      expect(await page.locator("#models option").first().getAttribute("value")).toBe("default");
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `empty-${px}`);
+      await page.close();
+    });
 
-  test("after a reload the first run replays from the list", async () => {
-    await page.reload();
-    const first = page.locator("#runs button", { hasText: "write the file" });
-    await first.waitFor();
-    await first.click();
-    await page.locator("#output .text", { hasText: "ALL DONE" }).waitFor();
-    await page.locator("#run-status", { hasText: "succeeded" }).waitFor();
-  });
+    test(`${px} px: a run streams, Run is disabled until it ends, and the prompt shows`, async () => {
+      const page = await ready(width);
+      await runPrompt(page, "slow please");
+      await page.locator("#output", { hasText: "thinking slowly" }).waitFor();
+      expect(await page.locator("#run").isDisabled()).toBe(true);
+      expect(await page.locator("#cancel").isEnabled()).toBe(true);
+      expect(await page.locator("#output").textContent()).toContain("slow please");
+      await page.locator("#output", { hasText: "SLOW DONE" }).waitFor();
+      await page.locator("#run-status", { hasText: "Succeeded" }).waitFor();
+      expect(await page.locator("#run").isEnabled()).toBe(true);
+      expect(await page.locator("#cancel").isDisabled()).toBe(true);
+      await page.close();
+    });
+
+    test(`${px} px: a tool-using run, then a replay from history restores its form`, async () => {
+      const page = await ready(width);
+      await page.fill("#model", "fake-model-7");
+      await page.selectOption("#mode", "read-only");
+      await runPrompt(page, "write the file");
+      await page.locator("#output", { hasText: "ALL DONE" }).waitFor();
+      await page.locator("#run-status", { hasText: "Succeeded" }).waitFor();
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `finished-${px}`);
+      await page.emulateMedia({ colorScheme: "dark" }); // the dark theme passes too
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `finished-dark-${px}`);
+      await page.emulateMedia({ colorScheme: "light" });
+
+      await page.reload();
+      await loaded(page);
+      await page.fill("#prompt", "something else");
+      await page.selectOption("#mode", "edit");
+      const entry = page.locator("#runs button", { hasText: "write the file" }).first();
+      expect(await entry.textContent()).toContain(basename(tmp.path)); // where it ran
+      await entry.focus();
+      await page.keyboard.press("Enter"); // keyboard only
+      await page.locator("#output", { hasText: "ALL DONE" }).waitFor();
+      await page.locator("#run-status", { hasText: "Succeeded" }).waitFor();
+      expect(await page.inputValue("#agent")).toBe("fake");
+      expect(await page.inputValue("#model")).toBe("fake-model-7");
+      expect(await page.inputValue("#mode")).toBe("read-only");
+      expect(await page.inputValue("#cwd")).toBe(tmp.path);
+      expect(await page.inputValue("#prompt")).toBe("write the file");
+      expect(await page.locator("#continue-row").isVisible()).toBe(true);
+      expect(await page.locator("#session").textContent()).toBe("sess-42");
+      await page.close();
+    });
+
+    test(`${px} px: a start error is an alert where the output goes; a cancelled run shows no totals`, async () => {
+      const page = await ready(width);
+      await runPrompt(page, "hang please");
+      await page.locator("#output", { hasText: "still working" }).waitFor();
+      await page.click("#cancel");
+      await page.locator("#run-status", { hasText: "Cancelled" }).waitFor();
+      expect(await page.locator("#output").textContent()).not.toMatch(/\$0\.0000|0 in/);
+      await runPrompt(page, "write the file", "/no/such/dir");
+      await page.locator("#alert", { hasText: "cwd is not an existing directory" }).waitFor();
+      expect(await page.locator("#output").textContent()).toBe("");
+      expect(await page.locator("#run").isEnabled()).toBe(true);
+      await shot(page, `start-error-${px}`);
+      await page.close();
+    });
+
+    test(`${px} px: a bare URL without the token gets a readable page (401)`, async () => {
+      const page = await browser.newPage({ viewport: WIDTHS[width] });
+      const res = await page.goto(server.url);
+      expect(res?.status()).toBe(401);
+      expect(await page.locator("h2").textContent()).toContain("Open the link");
+      expect(await page.locator("body").textContent()).toContain("server-token");
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `no-token-${px}`);
+      expect((await page.goto(`${server.url}?token=wrong`))?.status()).toBe(401);
+      // The form on it takes the token and opens the working page.
+      await page.fill("input[name=token]", server.token);
+      await page.click("button[type=submit]");
+      await loaded(page);
+      await page.close();
+    });
+  }
 }

@@ -78,8 +78,12 @@ describe("security", () => {
     expect(cookie).toContain("SameSite=Strict");
     const viaCookie = await request("/api/version", { headers: { "x-od-token": "", cookie: cookie.split(";")[0]! } });
     expect(viaCookie.status).toBe(200);
-    const page = await request("/", { headers: { "x-od-token": "" } });
+    const page = await request("/", { headers: { "x-od-token": "", cookie: cookie.split(";")[0]! } });
     expect(await page.text()).toContain("<title>od</title>");
+    // Without the token the page says how to get a fresh link, instead of an empty form.
+    const bare = await request("/", { headers: { "x-od-token": "" } });
+    expect(bare.status).toBe(401);
+    expect(await bare.text()).toContain("server-token");
     // What agents print is shown as text; the policy makes sure nothing there could run or frame the page.
     for (const path of ["/", "/ui/app.js"]) {
       const res = await request(path, { headers: { "x-od-token": "" } });

@@ -59,13 +59,17 @@ export async function* parallel(
   requests: RunRequest[],
   opts: Omit<CreateRunOptions, "slots" | "runId"> & {
     maxConcurrent?: number;
+    /** Slots shared with other runs (the server's); instead of `maxConcurrent` of its own. */
+    slots?: Slots;
+    /** Per request, in order: the run's id (known before it starts) and a signal that cancels it alone. */
+    members?: Array<{ runId?: string; signal?: AbortSignal }>;
     keep?: KeepTo;
     onBase?: (base: string) => void;
     /** Each member's events pass through this on their way (the CLI records them in the run log). */
     tap?: (events: AsyncIterable<OdEvent>, runId: string, request: RunRequest) => AsyncIterable<OdEvent>;
   },
 ): AsyncGenerator<ParallelItem> {
-  const slots = new Slots(opts.maxConcurrent ?? 4);
+  const slots = opts.slots ?? new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
   let wake: (() => void) | undefined;
   const push = (item: ParallelItem) => {
@@ -87,15 +91,17 @@ export async function* parallel(
     const base = await first.then((ws) => ws.base).catch(() => undefined);
     return createWorkspace(cwd, slug, { base });
   };
-  const one = async (request: RunRequest, label: string) => {
+  const one = async (request: RunRequest, label: string, i: number) => {
     const agent = request.agent;
     const ws = await workspace(request, label);
     const result: ParallelResult = { agent, label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
     try {
-      const { maxConcurrent: _, keep: __, onBase: ___, tap, ...runOpts } = opts;
-      const runId = crypto.randomUUID();
+      const { maxConcurrent: _, keep: __, onBase: ___, tap, members, slots: ____, ...runOpts } = opts;
+      const runId = members?.[i]?.runId ?? crypto.randomUUID();
       const member = { ...request, cwd: ws.dir };
-      const events = createRun(member, { ...runOpts, slots, runId });
+      const own = [runOpts.signal, members?.[i]?.signal].filter((s) => s !== undefined);
+      const signal = own.length > 1 ? AbortSignal.any(own) : own[0];
+      const events = createRun(member, { ...runOpts, signal, slots, runId });
       for await (const event of tap ? tap(events, runId, request) : events) {
         if (event.type === "run.result" && event.usage)
           Object.assign(result, {
@@ -125,8 +131,8 @@ export async function* parallel(
   };
   const all = Promise.all(
     requests.map((r, i) =>
-      one(r, labels[i]!)
-        .catch((err) => push(failed(r.agent, labels[i]!, err)))
+      one(r, labels[i]!, i)
+        .catch((err) => push(failed(r.agent, labels[i]!, err, opts.members?.[i]?.runId)))
         .finally(() => {
           pending--;
           wake?.();
@@ -142,10 +148,10 @@ export async function* parallel(
 }
 
 /** A run that could not even start: its workspace could not be made. */
-const failed = (agent: string, label: string, err: unknown): ParallelItem => ({
+const failed = (agent: string, label: string, err: unknown, runId?: string): ParallelItem => ({
   agent,
   label,
-  result: { agent, label, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" },
+  result: { agent, label, runId, status: "failed", durationMs: 0, files: [], error: messageOf(err), workspace: "copy" },
 });
 
 /** Keeps what the agent changed; a failure to keep it is a note, not a failed run. */

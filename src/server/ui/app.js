@@ -1,83 +1,87 @@
-// The od web UI: plain DOM, no framework. Talks to /api with the cookie the launch URL set.
+// The od web UI: plain DOM, no framework, bundled at build time. This module wires the parts together:
+// the form (form.js), recent runs (history.js), a run's stream (stream.js) into its transcript
+// (transcript.js), compare runs (compare.js), and what the page says about its connection (banner.js).
+import { api, onApiTrouble, post } from "./api.js";
+import { showBanner, showFreshLink } from "./banner.js";
+import { createCompare } from "./compare.js";
+import { agentChanged, currentAgent, fillForm, offerSession, readCompare, readForm, setAgents, setSkills } from "./form.js";
+import { renderHistory, took } from "./history.js";
+import { watchRun } from "./stream.js";
+import { createTranscript } from "./transcript.js";
+
 const $ = (id) => document.getElementById(id);
-const state = { source: null, runId: null, sessionId: null, agent: null };
+const state = { watcher: undefined, runId: undefined, live: false, offline: false };
 
-async function api(path, init) {
-  const res = await fetch(`/api${path}`, { ...init, headers: { "content-type": "application/json", ...(init?.headers ?? {}) } });
-  const body = await res.json().catch(() => ({}));
-  if (!res.ok) throw new Error(body.error ? `${body.error.message}${body.error.hint ? ` (${body.error.hint})` : ""}` : res.statusText);
-  return body;
+/** Run is offered only while no run is live; Cancel only while one is. */
+function setLive(live) {
+  state.live = live;
+  $("run").disabled = live;
+  $("cancel").disabled = !live;
+  $("output").setAttribute("aria-busy", String(live));
 }
 
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== undefined && c !== null));
-  return node;
-}
+const setStatus = (text) => ($("run-status").textContent = text);
 
-async function loadAgents() {
-  const { agents } = await api("/agents");
-  const select = $("agent");
-  select.replaceChildren(
-    ...agents.map((a) =>
-      el("option", {
-        value: a.id,
-        disabled: !a.installed,
-        textContent: a.installed ? `${a.name} ${a.version ?? ""}` : `${a.name} (not installed)`,
-      }),
-    ),
-  );
-  state.agents = new Map(agents.map((a) => [a.id, a]));
-  const first = agents.find((a) => a.installed);
-  if (first) select.value = first.id;
-  await agentChanged();
-}
-
-async function agentChanged() {
-  const agent = state.agents?.get($("agent").value);
-  $("agent-hint").textContent = agent && !agent.installed ? `Install: ${agent.install}` : (agent?.path ?? "");
-  if (!agent) return;
-  const { models, efforts } = await api(`/agents/${agent.id}/models`);
-  $("model").replaceChildren(...models.map((m) => el("option", { value: m, textContent: m })));
-  $("effort").replaceChildren(
-    el("option", { value: "", textContent: "default" }),
-    ...efforts.map((e) => el("option", { value: e, textContent: e })),
-  );
-  $("effort").disabled = efforts.length === 0;
-  for (const opt of $("mode").options) opt.disabled = !agent.modes.includes(opt.value);
-  resetSession();
-}
-
-function resetSession() {
-  state.sessionId = null;
-  $("continue").checked = false;
-  $("continue").disabled = true;
-  $("session").textContent = "";
-}
-
-async function loadSkills() {
-  const { skills } = await api("/skills");
-  $("skills").replaceChildren(
-    ...skills.map((s) => el("option", { value: s.name, textContent: `${s.name} — ${s.description}`, title: s.description })),
-  );
+/** A start that failed: said where the output goes, the old output cleared. */
+function showAlert(message) {
+  state.watcher?.close();
+  state.runId = undefined;
+  $("output").replaceChildren();
+  setStatus("");
+  $("alert").hidden = false;
+  $("alert").textContent = message;
 }
 
 async function loadRuns() {
   const { runs } = await api("/runs?limit=30");
-  $("runs").replaceChildren(
-    ...runs.map((r) =>
-      el(
-        "li",
-        {},
-        el(
-          "button",
-          { type: "button", onclick: () => watch(r.runId), title: r.prompt ?? "" },
-          `${r.agent ?? "?"}: ${(r.prompt ?? "").slice(0, 40)}`,
-          el("span", { className: `badge ${r.status}`, textContent: r.status }),
-        ),
-      ),
-    ),
-  );
+  renderHistory(runs, open, state.runId);
+}
+
+/** Streams a run (live, or replayed from its log) into the output panel. */
+function show(runId, { prompt, agent, live }) {
+  state.watcher?.close();
+  state.runId = runId;
+  $("alert").hidden = true;
+  const agentName = agent?.name ?? agent?.id ?? "The agent";
+  const answer = (askId, decision) => post(`/runs/${runId}/permissions/${encodeURIComponent(askId)}`, { decision });
+  const transcript = createTranscript($("output"), { agentName, answer });
+  if (prompt) transcript.prompt(prompt);
+  setLive(live);
+  setStatus(live ? "Running…" : "Replaying…");
+  state.watcher = watchRun(runId, {
+    onEvent: (e) => {
+      transcript.event(e);
+      follow(e);
+    },
+    onConnection: connection,
+  });
+}
+
+function follow(e) {
+  if (e.type === "run.started") setStatus(`${e.agent} in ${e.cwd} (${e.mode})…`);
+  if (e.type !== "run.finished") return;
+  setLive(false);
+  setStatus(`${e.status[0].toUpperCase()}${e.status.slice(1)} in ${took(e.durationMs)}`);
+  offerSession(e.resumable ? e.sessionId : undefined);
+  loadRuns().catch(() => {});
+}
+
+function connection(s) {
+  if (s === "unauthorized") return showFreshLink();
+  showBanner(s);
+  if (s === "gone") {
+    setLive(false);
+    setStatus("The server went away before the run ended.");
+  }
+}
+
+/** A past run: its settings back in the form, its events replayed (a live one goes on streaming). */
+async function open(summary) {
+  await fillForm(summary).catch(() => {});
+  const agent = currentAgent()?.id === summary.agent ? currentAgent() : { name: summary.agent };
+  show(summary.runId, { prompt: summary.prompt, agent, live: summary.status === "running" });
+  offerSession(summary.resumable ? summary.sessionId : undefined);
+  loadRuns().catch(() => {});
 }
 
 /** The attached images go up first (as base64 JSON); the run gets their paths on the server. */
@@ -90,131 +94,88 @@ async function uploadImages() {
       reader.onerror = () => reject(reader.error);
       reader.readAsDataURL(file);
     });
-    paths.push((await api("/uploads", { method: "POST", body: JSON.stringify({ name: file.name, data }) })).path);
+    paths.push((await post("/uploads", { name: file.name, data })).path);
   }
   return paths;
 }
 
 async function start(event) {
   event.preventDefault();
-  const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value, mode: $("mode").value };
-  if ($("model").value && $("model").value !== "default") body.model = $("model").value;
-  if ($("effort").value) body.effort = $("effort").value;
-  if ($("continue").checked && state.sessionId) body.resume = state.sessionId;
-  if ($("ask").checked) body.ask = true;
-  const skills = [...$("skills").selectedOptions].map((o) => o.value);
-  if (skills.length) body.skills = skills;
+  if (state.live) return;
+  const body = readForm();
+  const spec = readCompare();
+  setLive(true);
   try {
     const images = await uploadImages();
     if (images.length) body.images = images;
-    const { runId } = await api("/runs", { method: "POST", body: JSON.stringify(body) });
+    if (spec) return await startCompare(body, spec);
+    const { runId } = await post("/runs", body);
     $("images").value = "";
+    show(runId, { prompt: body.prompt, agent: currentAgent(), live: true });
     $("prompt").value = "";
-    watch(runId);
-    loadRuns();
+    loadRuns().catch(() => {});
   } catch (err) {
-    $("run-status").textContent = `Could not start: ${err.message}`;
+    setLive(false);
+    if (err.status !== 401) showAlert(`Could not start: ${err.text ?? err.message}`);
   }
 }
 
-/** Streams a run (live, or replayed from its log) into the output panel. */
-function watch(runId) {
-  state.source?.close();
-  state.runId = runId;
-  const out = $("output");
-  out.replaceChildren();
-  $("usage").textContent = "";
-  $("run-status").textContent = "running…";
-  $("cancel").disabled = false;
-  const parts = new Map();
-  const source = new EventSource(`/api/runs/${runId}/events`);
-  state.source = source;
-  const on = (type, fn) => source.addEventListener(type, (m) => fn(JSON.parse(m.data)));
-  const part = (id, make) => parts.get(id) ?? parts.set(id, make()).get(id);
-  // A sub-agent's activity goes inside the tool call it runs under (e.g. Claude's Task).
-  const home = (e) => (e.parent && parts.get(`c${e.parent}`)) || out;
-  on("run.started", (e) => ($("run-status").textContent = `${e.agent} in ${e.cwd} (${e.mode})`));
-  on("session", (e) => (state.sessionId = e.sessionId));
-  on("status", (e) => out.append(el("div", { className: "status", textContent: `· ${e.label}${e.detail ? `: ${e.detail}` : ""}` })));
-  on("text.delta", (e) => part(`t${e.id}`, () => home(e).appendChild(el("div", { className: "text" }))).append(e.text));
-  on("thinking.delta", (e) =>
-    part(`k${e.id}`, () =>
-      home(e).appendChild(el("details", { className: "thinking" }, el("summary", { textContent: "thinking" }), el("pre"))),
-    ).lastChild.append(e.text),
-  );
-  on("tool.call", (e) =>
-    parts.set(
-      `c${e.id}`,
-      home(e).appendChild(
-        el(
-          "details",
-          { className: "tool" },
-          el("summary", { textContent: `tool: ${e.name}` }),
-          el("pre", { textContent: JSON.stringify(e.input, null, 2) }),
-        ),
-      ),
-    ),
-  );
-  on("tool.result", (e) => {
-    const box =
-      parts.get(`c${e.id}`) ?? out.appendChild(el("details", { className: "tool" }, el("summary", { textContent: "tool result" })));
-    if (e.isError) box.classList.add("failed");
-    box.append(el("pre", { textContent: e.output }));
-  });
-  on("permission.request", (e) => {
-    const answer = (decision) =>
-      api(`/runs/${runId}/permissions/${encodeURIComponent(e.id)}`, { method: "POST", body: JSON.stringify({ decision }) }).catch(() => {});
-    const box = el(
-      "div",
-      { className: "permission", role: "group", ariaLabel: "Permission request" },
-      el("span", { textContent: `? ${e.tool}${e.detail ? `: ${e.detail}` : ""} ` }),
-      el("button", { type: "button", textContent: "Allow", onclick: () => answer("allow") }),
-      el("button", { type: "button", textContent: "Deny", onclick: () => answer("deny") }),
-    );
-    parts.set(`perm${e.id}`, out.appendChild(box));
-  });
-  on("permission.decision", (e) => {
-    const line = el("div", {
-      className: "status",
-      textContent: `· permission ${e.decision === "allow" ? "granted" : "denied"} (${e.reason ?? e.by})`,
+/** Several agents (or one, repeated) on the same request, side by side (compare.js). */
+async function startCompare(request, spec) {
+  state.watcher?.close();
+  state.runId = undefined;
+  $("alert").hidden = true;
+  $("cancel").disabled = true; // the compare run has its own "Cancel all"
+  setStatus("Comparing…");
+  const { agent, resume, ask, ...rest } = request;
+  const body = spec.agents ? { ...rest, agents: spec.agents } : { ...rest, agent, repeat: spec.repeat };
+  // Each member's stream also tells the banner when the connection drops or the server is gone.
+  const watch = (runId, handlers) =>
+    watchRun(runId, {
+      ...handlers,
+      onConnection: (s) => {
+        connection(s);
+        handlers.onConnection?.(s);
+      },
     });
-    const box = parts.get(`perm${e.id}`);
-    box ? box.replaceWith(line) : out.append(line);
-  });
-  // The run's usage summed over its turns, as od's pipeline counts it for every surface.
-  on("run.result", ({ usage: u }) => {
-    if (!u) return;
-    $("usage").textContent = [
-      u.inputTokens !== undefined && `${u.inputTokens} in`,
-      u.outputTokens !== undefined && `${u.outputTokens} out`,
-      u.costUsd !== undefined && `$${u.costUsd.toFixed(4)}`,
-    ]
-      .filter(Boolean)
-      .join(" · ");
-  });
-  on("error", (e) => out.append(el("div", { className: "error", textContent: `✗ ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}` })));
-  on("run.finished", (e) => {
-    source.close();
-    $("cancel").disabled = true;
-    $("run-status").textContent = `${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`;
-    if (e.resumable && e.sessionId) {
-      state.sessionId = e.sessionId;
-      $("continue").disabled = false;
-      $("session").textContent = e.sessionId;
-    }
-    loadRuns();
-  });
+  try {
+    await createCompare($("output"), { api, watchRun: watch, createTranscript }).start(body);
+    setStatus("");
+  } finally {
+    setLive(false);
+    loadRuns().catch(() => {});
+  }
 }
 
 async function cancel() {
-  if (state.runId) await api(`/runs/${state.runId}/cancel`, { method: "POST", body: "{}" }).catch(() => {});
+  if (state.runId) await post(`/runs/${state.runId}/cancel`).catch(() => {});
 }
 
-$("form").addEventListener("submit", start);
-$("agent").addEventListener("change", agentChanged);
-$("cancel").addEventListener("click", cancel);
-$("prompt").addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && $("form").requestSubmit());
-const { version, cwd } = await api("/version");
-$("version").textContent = `v${version}`;
-$("cwd").value = cwd;
-await Promise.all([loadAgents(), loadRuns(), loadSkills()]);
+async function boot() {
+  onApiTrouble({
+    unauthorized: showFreshLink,
+    offline: () => {
+      state.offline = true;
+      showBanner("offline");
+    },
+    online: () => {
+      if (state.offline) showBanner();
+      state.offline = false;
+    },
+  });
+  $("form").addEventListener("submit", start);
+  $("agent").addEventListener("change", () => agentChanged().catch(() => {}));
+  $("cancel").addEventListener("click", cancel);
+  $("form").addEventListener("keydown", (e) => e.key === "Enter" && (e.ctrlKey || e.metaKey) && $("form").requestSubmit());
+  const { version, cwd } = await api("/version");
+  $("version").textContent = `v${version}`;
+  $("cwd").value = cwd;
+  const [{ agents }, { skills }] = await Promise.all([api("/agents"), api("/skills"), loadRuns()]);
+  setAgents(agents);
+  setSkills(skills);
+  await agentChanged();
+}
+
+boot().catch((err) => {
+  if (err.status !== 401) showAlert(`The page could not load: ${err.text ?? err.message}`);
+});

@@ -1,0 +1,64 @@
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Registry } from "../../core/agents/registry.ts";
+import { OdError } from "../../core/errors.ts";
+import { RunRequest } from "../../core/run/request.ts";
+import { didYouMean } from "../../core/suggest.ts";
+import { CompareRuns } from "../compare-runs.ts";
+import type { RunStore } from "../runs.ts";
+
+/** 2 to 8 runs in a compare run, as `od run --repeat` allows at most 8. */
+const Count = z.number().int().min(2).max(8);
+
+/** POST /api/runs's body without its one agent (nor a session to resume), with the agents to compare. */
+const Body = RunRequest.omit({ agent: true, resume: true }).extend({
+  cwd: z.string().refine(isAbsolute, "cwd must be an absolute path"),
+  agents: z.array(z.string().min(1)).min(2).max(8).optional(),
+  agent: z.string().min(1).optional(),
+  repeat: Count.optional(),
+});
+
+const SHAPE = 'Send "agents": ["a", "b"] (2 to 8), or "agent" with "repeat": n (2 to 8)';
+
+async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Registry) {
+  let raw: unknown;
+  try {
+    raw = await c.req.json();
+  } catch {
+    throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
+  }
+  const parsed = Body.safeParse(raw);
+  if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), SHAPE);
+  const { agents: several, agent, repeat, ...base } = parsed.data;
+  if (several ? agent !== undefined || repeat !== undefined : agent === undefined || repeat === undefined)
+    throw new OdError("INVALID_REQUEST", "Name the agents to compare, or one agent and how often to repeat it", SHAPE);
+  const agents = several ?? Array.from({ length: repeat! }, () => agent!);
+  const known = registry.list().map((e) => e.adapter.id);
+  for (const a of agents)
+    if (!registry.get(a))
+      throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, `${didYouMean(a, known)}GET /api/agents lists them.`);
+  let isDir = false;
+  try {
+    isDir = statSync(base.cwd).isDirectory();
+  } catch {}
+  if (!isDir) throw new OdError("INVALID_REQUEST", `cwd is not an existing directory: ${base.cwd}`);
+  return { base, agents };
+}
+
+/**
+ * Compare runs for the web UI: `POST /compare` starts one (each member a run like any other, watched
+ * on `/runs/:runId/events`), `GET /compare/:groupId` says whether it is over (with its record once
+ * kept), `POST /compare/:groupId/cancel` cancels every member. Its results: `/runs/:groupId/diff` and `/apply`.
+ */
+export function compareRoutes(store: RunStore, registry: Registry) {
+  const compare = new CompareRuns(store);
+  return new Hono()
+    .post("/compare", async (c) => {
+      const { base, agents } = await readBody(c, registry);
+      return c.json(compare.start(base, agents), 201);
+    })
+    .get("/compare/:groupId", (c) => c.json(compare.status(c.req.param("groupId"))))
+    .post("/compare/:groupId/cancel", (c) => c.json({ cancelled: compare.cancel(c.req.param("groupId")) }, 202));
+}

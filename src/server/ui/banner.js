@@ -1,0 +1,34 @@
+// What the page says about its connection: a banner while a stream reconnects or once the server
+// is gone, and, when the server refuses this page's token (it restarted: a new launch has a new
+// token), a page of its own that says how to get a fresh link.
+const $ = (id) => document.getElementById(id);
+
+const MESSAGES = {
+  reconnecting: "Reconnecting to the od server…",
+  gone: "The od server is gone: start it again with `od serve` and open the link it prints.",
+  offline: "Cannot reach the od server: is `od serve` still running?",
+};
+
+/** Shows `state`'s banner ("reconnecting", "gone", "offline"), or none ("live", or nothing). */
+export function showBanner(state) {
+  const banner = $("banner");
+  const text = MESSAGES[state];
+  banner.hidden = !text;
+  banner.className = `banner ${state ?? ""}`;
+  banner.replaceChildren(...(text ? codeSpans(text) : []));
+}
+
+/** The token was refused: the workbench gives way to how to get a fresh link. */
+export function showFreshLink() {
+  showBanner();
+  $("workbench").hidden = true;
+  const view = $("fresh-link");
+  view.hidden = false;
+  for (const origin of view.querySelectorAll(".origin")) origin.textContent = location.origin;
+  view.querySelector("h2")?.focus();
+}
+
+/** `text` with `backticked` parts as code. */
+function codeSpans(text) {
+  return text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
+}

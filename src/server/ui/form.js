@@ -1,0 +1,110 @@
+// The new-run form: agent, model (the agent's catalog, or any id typed in), effort, mode, skills,
+// working directory, prompt, and whom to compare with. `readForm` gives the request it describes,
+// `fillForm` puts a past run's settings back.
+import { api } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+const agents = new Map();
+
+function option(value, text = value, extra = {}) {
+  return Object.assign(document.createElement("option"), { value, textContent: text, ...extra });
+}
+
+/** Fills the agent list (installed ones first to choose) and the compare choices; selects the first ready agent. */
+export function setAgents(list) {
+  agents.clear();
+  for (const a of list) agents.set(a.id, a);
+  const label = (a) => (a.installed ? `${a.name}${a.version ? ` ${a.version}` : ""}` : `${a.name} (not installed)`);
+  $("agent").replaceChildren(...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
+  $("compare-agents").replaceChildren(
+    ...list
+      .filter((a) => a.installed)
+      .map((a) => {
+        const box = Object.assign(document.createElement("input"), { type: "checkbox", value: a.id, name: "compare-agent" });
+        const item = document.createElement("label");
+        item.className = "inline";
+        item.append(box, ` ${a.name}`);
+        return item;
+      }),
+  );
+  const first = list.find((a) => a.installed);
+  if (first) $("agent").value = first.id;
+}
+
+/** The selected agent as /api/agents listed it. */
+export function currentAgent() {
+  return agents.get($("agent").value);
+}
+
+/** Loads the agent's models and efforts; the model typed so far is kept unless `resetModel`. */
+export async function agentChanged({ resetModel = true } = {}) {
+  const agent = currentAgent();
+  $("agent-hint").textContent = agent && !agent.installed ? `Install: ${agent.install}` : (agent?.path ?? "");
+  if (resetModel) $("model").value = "";
+  resetSession();
+  if (!agent) return;
+  for (const opt of $("mode").options) opt.disabled = !agent.modes.includes(opt.value);
+  const { models, efforts, names = {} } = await api(`/agents/${encodeURIComponent(agent.id)}/models`);
+  if (currentAgent() !== agent) return; // another agent was chosen meanwhile
+  $("models").replaceChildren(...models.map((m) => option(m, names[m] ?? m)));
+  const effort = $("effort").value;
+  $("effort").replaceChildren(option("", "default"), ...efforts.map((e) => option(e)));
+  $("effort").value = efforts.includes(effort) ? effort : "";
+  $("effort").disabled = efforts.length === 0;
+}
+
+/** No session to continue (a new agent, a new form). */
+export function resetSession() {
+  offerSession(undefined);
+}
+
+/** Offers "Continue this session" for `sessionId` (or nothing). */
+export function offerSession(sessionId) {
+  $("continue").checked = false;
+  $("continue").disabled = !sessionId;
+  $("continue-row").hidden = !sessionId;
+  $("session").textContent = sessionId ?? "";
+}
+
+/** The run the form describes, as POST /api/runs takes it. */
+export function readForm() {
+  const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value.trim(), mode: $("mode").value };
+  const model = $("model").value.trim();
+  if (model && model !== "default") body.model = model;
+  if ($("effort").value) body.effort = $("effort").value;
+  if ($("continue").checked && $("session").textContent) body.resume = $("session").textContent;
+  if ($("ask").checked) body.ask = true;
+  const skills = [...$("skills").selectedOptions].map((o) => o.value);
+  if (skills.length) body.skills = skills;
+  return body;
+}
+
+/** Whom to compare with: several agents (the chosen one first), or the one agent repeated; undefined for a plain run. */
+export function readCompare() {
+  const others = [...document.querySelectorAll("input[name=compare-agent]:checked")].map((b) => b.value);
+  const agent = $("agent").value;
+  if (others.some((id) => id !== agent)) return { agents: [agent, ...others.filter((id) => id !== agent)] };
+  const repeat = Number($("repeat").value);
+  return repeat > 1 ? { repeat } : undefined;
+}
+
+/** Puts a run's settings back (agent, model, effort, mode, skills, cwd, prompt). */
+export async function fillForm(request) {
+  if (request.agent && agents.has(request.agent) && request.agent !== $("agent").value) {
+    $("agent").value = request.agent;
+    await agentChanged().catch(() => {});
+  }
+  $("model").value = request.model && request.model !== "default" ? request.model : "";
+  if (request.effort !== undefined) $("effort").value = request.effort;
+  if (request.mode) $("mode").value = request.mode;
+  if (request.cwd) $("cwd").value = request.cwd;
+  if (request.prompt !== undefined) $("prompt").value = request.prompt;
+  const skills = new Set(request.skills ?? []);
+  for (const opt of $("skills").options) opt.selected = skills.has(opt.value);
+}
+
+/** Fills the skills list. */
+export function setSkills(skills) {
+  $("skills").replaceChildren(...skills.map((s) => option(s.name, `${s.name} — ${s.description}`, { title: s.description })));
+  $("skills-field").hidden = skills.length === 0;
+}

@@ -1,0 +1,66 @@
+// Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
+// button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
+const $ = (id) => document.getElementById(id);
+
+function el(tag, props = {}, ...children) {
+  const node = Object.assign(document.createElement(tag), props);
+  node.append(...children.filter((c) => c !== undefined && c !== null && c !== false));
+  return node;
+}
+
+/** "14:03" today, "3 Mar 14:03" before. */
+export function when(ms) {
+  if (!ms) return "";
+  const d = new Date(ms);
+  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+}
+
+/** "850 ms", "12.3 s", "4 min 05 s". */
+export function took(ms) {
+  if (ms === undefined) return "";
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
+  return `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")} s`;
+}
+
+/** "1.2k tokens", when the run reported any. */
+function tokens(usage) {
+  const n = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  if (!n) return "";
+  return `${n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n} tokens`;
+}
+
+/** The last two parts of a path: where a run was, short enough for a list. */
+function shortPath(path) {
+  if (!path) return "";
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : path;
+}
+
+function entry(run, onOpen, current) {
+  const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
+  const button = el(
+    "button",
+    { type: "button", className: "run", title: `${run.prompt ?? ""}\n${run.cwd ?? ""}`, onclick: () => onOpen(run) },
+    el(
+      "span",
+      { className: "run-head" },
+      el("strong", { textContent: run.agent ?? "?" }),
+      run.groupId && el("span", { className: "tag", textContent: "compare" }),
+      el("span", { className: `badge ${run.status}`, textContent: run.status }),
+    ),
+    el("span", { className: "run-prompt", textContent: (run.prompt ?? "").slice(0, 80) || "(no prompt)" }),
+    el("span", { className: "run-facts", textContent: facts }),
+    run.cwd && el("span", { className: "run-cwd", textContent: shortPath(run.cwd) }),
+  );
+  if (run.runId === current) button.setAttribute("aria-current", "true");
+  return el("li", {}, button);
+}
+
+/** Shows `runs` (GET /api/runs summaries); `onOpen(summary)` when one is chosen; `current` is marked. */
+export function renderHistory(runs, onOpen, current) {
+  const list = $("runs");
+  list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));
+  $("runs-empty").hidden = runs.length > 0;
+}
