@@ -37,7 +37,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
     switch (e.type) {
       case "run.started":
         started = true;
-        return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd}`));
+        return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd || "the login directory"}${e.on ? ` on ${e.on}` : ""}`));
       case "text.delta": {
         // A sub-agent's words are progress of its tool call, not the answer.
         if (e.parent) return note(dim(`  ↳ ${clip(e.text, 200)}`));

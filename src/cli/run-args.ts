@@ -21,7 +21,17 @@ export const runArgs = {
   },
   model: { type: "string", alias: "m", description: "Model id or alias; `default` passes no model flag" },
   effort: { type: "string", alias: "e", description: "Effort level, where the CLI has a real effort flag" },
-  cwd: { type: "string", description: "Working directory of the agent (default: here)", valueHint: "dir" },
+  cwd: {
+    type: "string",
+    description: "Working directory of the agent (default: here; on a target, its login directory)",
+    valueHint: "dir",
+  },
+  on: {
+    type: "string",
+    description:
+      "Run the agent on a target: ssh://[user@]host[:port], docker://<container>, podman://<container>, kubectl://[ns/]pod[/container]",
+    valueHint: "target",
+  },
   mode: {
     type: "enum",
     options: ["read-only", "edit", "full"],
@@ -73,6 +83,7 @@ export async function requestFrom(args: RunArgs, rawArgs: string[]): Promise<{ b
   const base = {
     prompt,
     cwd: args.cwd,
+    on: args.on,
     mode: args.mode as "edit",
     model: args.model,
     effort: args.effort,

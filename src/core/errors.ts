@@ -23,6 +23,7 @@ export const ErrorCode = z.enum([
   "FORBIDDEN", // a server request from a foreign host or origin
   "RUN_NOT_FOUND", // no run with that id
   "STORAGE", // od's own storage (OD_HOME) is missing, not writable or full
+  "TARGET_UNREACHABLE", // the run's target (an ssh host, a container, a pod) could not be reached
   "INTERNAL", // a bug in od
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
@@ -96,6 +97,8 @@ export function exitCodeFor(code: ErrorCode): number {
       return 124;
     case "STORAGE":
       return 74; // sysexits' EX_IOERR
+    case "TARGET_UNREACHABLE":
+      return 69; // sysexits' EX_UNAVAILABLE
     case "CANCELLED":
       return 130;
     default:

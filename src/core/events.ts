@@ -42,6 +42,8 @@ const bodies = {
     model: z.string().optional(),
     effort: z.string().optional(),
     mode: Mode,
+    /** The target the agent runs on (`ssh://…`, `docker://…`); absent on this machine. */
+    on: z.string().optional(),
   },
   /** `resumable: false`: the agent said this session cannot be loaded again (an ACP agent without loadSession). */
   session: { sessionId: z.string(), model: z.string().optional(), resumable: z.boolean().optional() },

@@ -15,6 +15,8 @@ export interface SpawnSpec {
   stdin?: string | "pipe";
   maxLineBytes?: number;
   stderrTailBytes?: number;
+  /** Sees each stderr chunk as it comes (a remote wrapper reports its process group there). */
+  onStderr?: (chunk: Uint8Array) => void;
 }
 
 export interface Exit {
@@ -60,7 +62,10 @@ export class AgentProcess {
     // Like stdout, stderr ends with the group even if a process that left it holds the pipe: a read
     // pending on it would keep od's descriptor, and `od run` itself, alive for as long as that process.
     this.stderrDone = (async () => {
-      for await (const chunk of untilQuiet(proc.stderr, exited, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS)) tail.push(chunk);
+      for await (const chunk of untilQuiet(proc.stderr, exited, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS)) {
+        spec.onStderr?.(chunk);
+        tail.push(chunk);
+      }
     })().catch(() => {});
   }
 
@@ -93,10 +98,15 @@ export class AgentProcess {
 
   /** Writes one protocol message (a JSON line) to a kept-open stdin. */
   send(message: unknown): void {
+    this.write(`${JSON.stringify(message)}\n`);
+  }
+
+  /** Writes raw text to a kept-open stdin (a remote wrapper's prompt). */
+  write(text: string): void {
     const sink = this.proc.stdin;
     if (!sink || typeof sink === "number") return;
     try {
-      sink.write(`${JSON.stringify(message)}\n`);
+      sink.write(text);
       sink.flush();
     } catch {
       // The child closed its stdin; its exit will tell the rest.

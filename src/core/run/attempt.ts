@@ -2,6 +2,7 @@ import type { Invocation } from "../agents/adapter.ts";
 import { OdError } from "../errors.ts";
 import type { BodyOf, OdEventBody } from "../events.ts";
 import type { Exit } from "../os/process.ts";
+import { formatTarget } from "../remote/target.ts";
 import { type Drive, drive, errorBody } from "./drive.ts";
 import { Held } from "./held.ts";
 import { launch } from "./launch.ts";
@@ -100,6 +101,7 @@ function started(plan: Plan, argv: string[], prompt: string): OdEventBody {
     model: request.model,
     effort: request.effort,
     mode: request.mode,
+    ...(plan.target ? { on: formatTarget(plan.target) } : {}),
   };
 }
 

@@ -12,7 +12,8 @@ import type { Env, RunOptions, ValidRequest } from "./request.ts";
 /** What the adapter cannot do for this request, refused before anything starts, in the order a user would fix it. */
 export function checkRequest(adapter: Adapter, request: ValidRequest, registry: Registry): void {
   checkEffort(adapter, request.effort);
-  if (!isDirectory(request.cwd))
+  // On a target the directory is the target's: it is checked there, by the wrapper's `cd`.
+  if (!request.on && !isDirectory(request.cwd))
     throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
   if (request.mode === "read-only" && !adapter.capabilities.readOnly)
     throw new OdError(

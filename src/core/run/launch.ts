@@ -3,6 +3,8 @@ import { startLoop, type Transport } from "../loops/index.ts";
 import type { LoopSettings } from "../loops/transport.ts";
 import { AgentProcess } from "../os/process.ts";
 import { RUN_MARKER } from "../os/reap.ts";
+import { controlDir } from "../remote/control-dir.ts";
+import { RemoteProcess } from "../remote/transport.ts";
 import type { Plan } from "./plan.ts";
 import type { ValidRequest } from "./request.ts";
 
@@ -34,13 +36,30 @@ const inProcess: Launcher = (plan, invocation) =>
     settings: loopSettings(plan.request),
   });
 
-/** One row per kind of transport: a new kind (a remote host, a container) is one more row. */
-const launchers: Record<Adapter["protocol"]["kind"], Launcher> = {
+/**
+ * A CLI on a target (core/remote): the engine's client here (ssh, docker, podman, kubectl), the agent
+ * there in a process group of its own, with only the adapter's variables and the run's mark, never
+ * this machine's environment. The prompt goes on stdin as for a local CLI.
+ */
+const onTarget: Launcher = (plan, invocation, runId) =>
+  new RemoteProcess({
+    target: plan.target!,
+    argv: [plan.bin, ...invocation.argv],
+    cwd: plan.request.cwd,
+    remoteEnv: { ...invocation.env, [RUN_MARKER]: runId },
+    localEnv: plan.env,
+    stdin: plan.driver.keepStdinOpen ? "pipe" : invocation.stdin,
+    engine: { controlDir: controlDir() },
+  });
+
+/** One row per kind of transport: a run on a target is one more row. */
+const launchers: Record<Adapter["protocol"]["kind"] | "target", Launcher> = {
   lines: spawnLocal,
   driver: spawnLocal,
   loop: inProcess,
+  target: onTarget,
 };
 
 export function launch(plan: Plan, invocation: Invocation, runId: string): Transport {
-  return launchers[plan.adapter.protocol.kind](plan, invocation, runId);
+  return launchers[plan.target ? "target" : plan.adapter.protocol.kind](plan, invocation, runId);
 }

@@ -36,7 +36,8 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,
     ...opts.retry,
   });
-  const summary = new Summary(opts.changes === false ? undefined : workingDirectory(request), [odHome(opts.env)]);
+  // A target's files are the target's: this machine's snapshot of a same-named folder would say nothing about them.
+  const summary = new Summary(opts.changes === false || request.on ? undefined : workingDirectory(request), [odHome(opts.env)]);
   const cancelled = () => opts.signal?.aborted === true;
   let current = request;
   for (let n = 1; ; n++) {

@@ -11,11 +11,13 @@ import { plannedPromptFile } from "../os/prompt-file.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Driver, DriverContext } from "../protocols/driver.ts";
 import { driverFor } from "../protocols/index.ts";
+import type { Target } from "../remote/target.ts";
 import { applySkills } from "../skills/apply.ts";
 import type { Skill } from "../skills/catalog.ts";
 import { didYouMean } from "../suggest.ts";
 import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.ts";
 import type { ImageInput } from "./images.ts";
+import { remoteAdapter, remoteTarget } from "./remote-plan.ts";
 import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
 
 /**
@@ -33,6 +35,8 @@ export interface Plan {
   /** A built-in's events are held to the schema by the conformance suite and the goldens; a plugin's are checked live. */
   trusted: boolean;
   bin: string;
+  /** Where the agent runs when not on this machine. */
+  target?: Target;
   /** False when the executable is not installed: `bin` is then the bare name. */
   resolved: boolean;
   /** The CLI's optional flags, as detection last saw them. */
@@ -47,25 +51,29 @@ export interface Plan {
 export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
   const parsed = RunRequest.safeParse(input);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
-  const request: ValidRequest = { ...parsed.data, cwd: resolve(parsed.data.cwd ?? process.cwd()) };
-  if (request.model === "default") request.model = undefined;
   const { registry } = opts;
   const env = opts.env ?? process.env;
-  const entry = registry.get(request.agent);
+  const entry = registry.get(parsed.data.agent);
   if (!entry) {
     const known = registry.list().map((e) => e.adapter.id);
-    const guess = didYouMean(request.agent, known);
+    const guess = didYouMean(parsed.data.agent, known);
     throw new OdError(
       "AGENT_UNKNOWN",
-      `No adapter named "${request.agent}"`,
+      `No adapter named "${parsed.data.agent}"`,
       `${guess}Known agents: ${known.join(", ")}. See \`od plugins\`.`,
     );
   }
-  const adapter = entry.adapter;
+  // On a target: its working directory (absolute, or "" for the login directory), skills in the prompt.
+  const target = remoteTarget(entry.adapter, parsed.data);
+  const adapter = target ? remoteAdapter(entry.adapter, target) : entry.adapter;
+  const cwd = target ? (parsed.data.cwd ?? "") : resolve(parsed.data.cwd ?? process.cwd());
+  const request: ValidRequest = { ...parsed.data, cwd };
+  if (request.model === "default") request.model = undefined;
   checkRequest(adapter, request, registry);
   // What detection last saw (cached; nothing is probed here): the CLI's flags. A named model
   // is checked against the catalog: the cached one, else fetched once (bounded) and cached.
-  const detection = adapter.protocol.kind === "loop" ? undefined : cachedDetection(adapter, env);
+  // This machine's detection says nothing about a target's CLI.
+  const detection = adapter.protocol.kind === "loop" || target ? undefined : cachedDetection(adapter, env);
   await checkModel(adapter, request.model, detection, env);
   if (request.role) {
     const { promptPrefix } = useRole(adapter, request.cwd, request.role);
@@ -78,7 +86,8 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     : request.prompt;
   guardPromptArgBudget(adapter, composed, opts.platform);
   const images = checkImages(adapter, request, registry);
-  const { bin, resolved } = executable(adapter, env);
+  // A target's CLI is found by the target's PATH.
+  const { bin, resolved } = target ? { bin: adapter.bin, resolved: true } : executable(adapter, env);
   const cached = resolved ? detection?.flags : undefined;
   const plan: Omit<Plan, "invocation"> = {
     adapter,
@@ -87,6 +96,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     composed,
     images,
     trusted: entry.source === "builtin",
+    target,
     bin,
     resolved,
     flags: cached ? new Set(cached) : undefined,
@@ -102,7 +112,8 @@ export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, pl
   const { adapter, request, bin } = plan;
   const invoke = () => adapter.invoke({ ...request, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
   const invocation = callPlugin(adapter, plan.trusted, "invoke()", invoke);
-  if (plan.resolved) guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
+  if (plan.resolved && !plan.target)
+    guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
   return invocation;
 }
 
@@ -121,7 +132,7 @@ export function driverContext(plan: Plan, prompt = plan.composed): DriverContext
  */
 export async function confirmReady(plan: Plan): Promise<void> {
   const { adapter } = plan;
-  if (adapter.protocol.kind === "loop") return;
+  if (adapter.protocol.kind === "loop" || plan.target) return; // a target's CLI answers for itself when it starts
   if (!plan.resolved) resolveExecutable(adapter, plan.env); // throws AGENT_NOT_FOUND with its hint
   if (cachedDetection(adapter, plan.env)?.auth !== "missing") return;
   if ((await probeAuth(adapter, plan.bin, plan.env)) !== "missing") return;

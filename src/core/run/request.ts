@@ -36,6 +36,8 @@ export const RunRequest = z.object({
   role: FlagValue.optional(),
   /** Image files to send with the prompt, for agents that accept images natively. */
   images: z.array(z.string().min(1)).default([]),
+  /** Where the agent runs: this machine (unset), or `ssh://…`, `docker://…`, `podman://…`, `kubectl://…` (core/remote). */
+  on: z.string().min(1).optional(),
 });
 export type RunRequest = z.input<typeof RunRequest>;
 /** A request after validation: defaults filled, `cwd` absolute, `model: "default"` dropped. */

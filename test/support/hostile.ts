@@ -1,0 +1,23 @@
+/** Prompts, flags and paths a hostile or unlucky user could hand od: each must arrive byte-identical. */
+export const HOSTILE = [
+  "plain",
+  "",
+  " leading and trailing spaces ",
+  "it's",
+  "'",
+  "''",
+  "'\\''",
+  '"double" quotes',
+  "$HOME $(id) `id` $" + "{PATH}",
+  "; rm -rf / #",
+  "a && b || c | d & e",
+  "back\\slash\\\\",
+  "new\nline\r\nand\ttab",
+  "glob * ? [a-z] ~ ~root",
+  "--flag=value",
+  "-n",
+  "ünïcødé ☃ 😀 中文",
+  "!history !!",
+  "%s %n %%",
+  "\u0001\u001b[31mred\u001b[0m",
+];
