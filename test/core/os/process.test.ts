@@ -1,8 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
-import { AgentProcess, chunkPerTurn, QUIET_AFTER_EXIT_MS } from "../../../src/core/os/process.ts";
+import { AgentProcess } from "../../../src/core/os/process.ts";
 import { groupMembers } from "../../../src/core/os/process-group.ts";
+import { chunkPerTurn, QUIET_AFTER_EXIT_MS } from "../../../src/core/os/quiet.ts";
 import { alive, FAKE_AGENT, installFake, tmpdir } from "../../helpers.ts";
 
 const fast = { intMs: 300, termMs: 300, killMs: 500 };
