@@ -192,27 +192,29 @@ describe("runs API", () => {
   });
 });
 
+/** A fake ACP agent that asks before writing, then says "after". */
+const acpWrite = {
+  turn: [
+    {
+      permission: {
+        toolCall: { toolCallId: "tc-1", title: "Run ls", kind: "execute" },
+        options: [
+          { optionId: "ok", name: "Allow", kind: "allow_once" },
+          { optionId: "no", name: "Reject", kind: "reject_once" },
+        ],
+      },
+    },
+    { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "after" } } },
+  ],
+};
+
 describe("permission relay", () => {
   test("with ask, the browser's answer decides; without a pending question the answer is refused", async () => {
     await using tmp = tmpdir();
     const { request } = testApp(tmp.path, [], {});
-    const acpScript = {
-      turn: [
-        {
-          permission: {
-            toolCall: { toolCallId: "tc-1", title: "Run ls", kind: "execute" },
-            options: [
-              { optionId: "ok", name: "Allow", kind: "allow_once" },
-              { optionId: "no", name: "Reject", kind: "reject_once" },
-            ],
-          },
-        },
-        { update: { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "after" } } },
-      ],
-    };
-    installFake(tmp.path, "fake-acp", acpScript, FAKE_ACP);
+    installFake(tmp.path, "fake-acp", acpWrite, FAKE_ACP);
     const { runId } = (await (
-      await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "read-only", ask: true } })
+      await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "full", ask: true } })
     ).json()) as { runId: string };
     const asked = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!, (f) => f.event === "permission.request"));
     const ask = asked.at(-1) as { id: string };
@@ -221,6 +223,18 @@ describe("permission relay", () => {
     const all = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!));
     expect(all.find((e) => e.type === "permission.decision")).toMatchObject({ decision: "allow", by: "user" });
     expect(all.at(-1)).toMatchObject({ type: "run.finished", status: "succeeded" });
+  });
+
+  test("the mode is a ceiling: in read-only the browser is not asked what the policy denies, and cannot allow it", async () => {
+    await using tmp = tmpdir();
+    const { request } = testApp(tmp.path, []);
+    installFake(tmp.path, "fake-acp", acpWrite, FAKE_ACP);
+    const { runId } = (await (
+      await request("/api/runs", { method: "POST", json: { agent: "fake-acp", prompt: "hi", cwd: tmp.path, mode: "read-only", ask: true } })
+    ).json()) as { runId: string };
+    const all = eventsOf(await readFrames((await request(`/api/runs/${runId}/events`)).body!));
+    expect(all.find((e) => e.type === "permission.decision")).toMatchObject({ decision: "deny", by: "policy" });
+    expect(all.at(-1)).toMatchObject({ type: "run.finished" });
   });
 });
 

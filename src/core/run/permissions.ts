@@ -89,9 +89,11 @@ export interface Settled {
 }
 
 /**
- * Decides one ask: an attached broker is asked first (a timeout or no answer
- * denies); with nobody attached, the run's policy decides. A run that stops
- * meanwhile (`stopping` aborts) denies at once instead of waiting for an answer.
+ * Decides one ask. The run's mode is a ceiling: what its policy denies is denied at once, and no
+ * one attached can allow it (a browser or an editor answering "allow" cannot make a read-only run
+ * write). What the policy allows goes to an attached broker, who may deny it (a timeout or no
+ * answer denies); with nobody attached, the policy's allow stands. A run that stops meanwhile
+ * (`stopping` aborts) denies at once instead of waiting for an answer.
  */
 export async function settle(
   ask: PermissionAsk,
@@ -101,7 +103,8 @@ export async function settle(
   timeoutMs = 120_000,
   stopping?: AbortSignal,
 ): Promise<Settled> {
-  if (!broker) return { ...policyDecision(ask, mode, cwd), by: "policy" };
+  const policy = policyDecision(ask, mode, cwd);
+  if (!broker || policy.decision === "deny") return { ...policy, by: "policy" };
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onStop: (() => void) | undefined;

@@ -151,10 +151,16 @@ describe("ACP driver", () => {
     expect(ofType(out.events, "permission.decision")[0]).toMatchObject({ decision: "deny", reason: expect.stringContaining("outside") });
   });
 
-  test("an attached client decides; one that never answers is a denial by timeout", async () => {
-    const yes: Broker = async () => "allow";
-    const byUser = await run({ turn: [permission("/etc/hosts")] }, { mode: "read-only" }, { broker: yes });
+  test("an attached client decides within the mode; one that never answers is a denial by timeout", async () => {
+    const asked: string[] = [];
+    const yes: Broker = async (ask) => (asked.push(ask.tool), "allow");
+    const byUser = await run({ turn: [permission("/etc/hosts")] }, { mode: "full" }, { broker: yes });
     expect(ofType(byUser.events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "user" });
+    // The mode is a ceiling: what read-only denies, no client's "allow" can widen, and the client is not asked.
+    const ceiling = await run({ turn: [permission("/etc/hosts")] }, { mode: "read-only" }, { broker: yes });
+    expect(ofType(ceiling.events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "policy" });
+    expect(answers(ceiling.received)).toEqual([{ outcome: { outcome: "selected", optionId: "no" } }]);
+    expect(asked).toEqual(["Write hello.txt"]);
     const silent: Broker = () => new Promise(() => {});
     const timedOut = await run({ turn: [permission("/etc/hosts")] }, { mode: "full" }, { broker: silent, brokerTimeoutMs: 100 });
     expect(ofType(timedOut.events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "timeout" });
