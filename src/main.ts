@@ -20,6 +20,8 @@ const commands: SubCommands = {
   runs: () => load(import("./cli/runs.ts")),
   apply: () => load(import("./cli/apply.ts")),
   discard: () => load(import("./cli/discard.ts")),
+  acp: () => load(import("./cli/acp.ts")),
+  mcp: () => load(import("./cli/mcp.ts")),
 };
 
 const main = defineCommand({

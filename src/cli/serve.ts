@@ -5,6 +5,7 @@ import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";
 import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";
 import { log } from "./log.ts";
+import { mcpArgs, mcpPolicy } from "./mcp.ts";
 
 export default odCommand({
   meta: { name: "serve", description: "Start the local server: web UI, JSON API and live run streams (SSE)" },
@@ -13,8 +14,10 @@ export default odCommand({
     host: { type: "string", default: "127.0.0.1", description: "Address to bind; beyond loopback needs OD_SERVER_TOKEN" },
     "max-runs": { type: "string", default: "8", description: "Runs at once; more wait in a queue and say so" },
     open: { type: "boolean", description: "Open the UI in a browser" },
+    ...mcpArgs,
   },
-  async run({ args }) {
+  async run({ args, rawArgs }) {
+    const mcp = mcpPolicy(args, rawArgs); // a bad --root or --max-mode stops it before anything starts
     execWithHeapBudget(SERVE_HEAP_BUDGET);
     const registry = await loadRegistry();
     for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);
@@ -25,11 +28,13 @@ export default odCommand({
       registry,
       token: process.env.OD_SERVER_TOKEN || undefined,
       warn: (message) => log.warn(message),
+      mcp,
     });
     if (server.recovered.length) log.info(`${server.recovered.length} run(s) left live by a previous server were marked failed`);
     const launch = `${server.url}?token=${server.token}`;
     process.stdout.write(`od serve: ${launch}\n`);
     log.info(`token saved to ${server.tokenFile}; Ctrl-C stops the server and every run`);
+    log.info(`MCP at ${server.url}mcp (bearer token): runs at most ${mcp.maxMode}, under ${mcp.roots.join(", ")}`);
     if (args.open) openBrowser(launch);
     // Ctrl-C, a hangup (the terminal closed) and SIGTERM stop it the same way: every run cancelled
     // and finished, then exit 128 + the signal's number; a second signal leaves at once.

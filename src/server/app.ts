@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/errors.ts";
 import { compareRoutes } from "./routes/compare.ts";
+import { type McpOptions, mcpRoutes } from "./routes/mcp.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
@@ -20,6 +21,8 @@ export interface AppDeps {
   env?: Record<string, string | undefined>;
   heartbeatMs?: number;
   maxBodyBytes?: number;
+  /** What MCP clients at /mcp may ask for (default: read-only, in the server's folder). */
+  mcp?: McpOptions;
 }
 
 const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
@@ -52,6 +55,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
   app.route("/api", resultRoutes(deps.runs, deps.env));
   app.route("/api", compareRoutes(deps.runs, deps.registry));
+  app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
   // The one place the server renders errors.

@@ -20,7 +20,7 @@ export interface SecurityOptions {
  * A local daemon that spawns agents is a remote-code-execution target, so:
  * the Host must be ours (DNS rebinding), a state-changing request must come
  * from our own origin with a JSON body (CSRF), and every /api request must
- * carry the launch token (header, bearer or cookie).
+ * carry the launch token (header, bearer or cookie), and so must every /mcp request.
  */
 export function security(opts: SecurityOptions): MiddlewareHandler {
   const hosts = opts.allowedHosts === "any" ? undefined : new Set(opts.allowedHosts.map((h) => h.toLowerCase()));
@@ -39,7 +39,7 @@ export function security(opts: SecurityOptions): MiddlewareHandler {
       if (c.req.path.startsWith("/api/") && !type.toLowerCase().startsWith("application/json"))
         throw new OdError("INVALID_REQUEST", "Request bodies must be application/json", "Send Content-Type: application/json.");
     }
-    if (c.req.path.startsWith("/api/") && c.req.path !== "/api/health") {
+    if ((c.req.path.startsWith("/api/") && c.req.path !== "/api/health") || /^\/mcp(\/|$)/.test(c.req.path)) {
       const given = c.req.header("x-od-token") || bearer(c.req.header("authorization")) || getCookie(c, TOKEN_COOKIE);
       if (!given || !timingSafeEqual(given, opts.token))
         throw new OdError(

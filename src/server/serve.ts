@@ -7,6 +7,7 @@ import { reapSync, runMark } from "../core/os/reap.ts";
 import { Slots } from "../core/run/slots.ts";
 import { storageError } from "../core/store/fault.ts";
 import { RunLog } from "../core/store/run-log.ts";
+import type { McpPolicy } from "../mcp/roots.ts";
 import { createApp } from "./app.ts";
 import { ConnectionGuard, connectionCap, IDLE_TIMEOUT_S } from "./connections.ts";
 import { checkHome, claimHome } from "./home.ts";
@@ -26,6 +27,8 @@ export interface ServeOptions {
   idleTimeoutSeconds?: number;
   /** Connections at most (default 512, fewer if the process may open fewer files); beyond it, 503. */
   maxConnections?: number;
+  /** What MCP clients at /mcp may ask for (default: read-only, in this process's folder). */
+  mcp?: McpPolicy;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -92,7 +95,7 @@ export function startServer(opts: ServeOptions) {
   const port = server.port;
   // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : "any";
-  app = createApp({ registry: opts.registry, runs, token, allowedHosts, env });
+  app = createApp({ registry: opts.registry, runs, token, allowedHosts, env, mcp: { policy: opts.mcp, slots } });
 
   return {
     url: `http://${name === "localhost" ? "127.0.0.1" : name}:${port}/`,

@@ -1,0 +1,67 @@
+import { Readable, Writable } from "node:stream";
+import { ndJsonStream } from "@agentclientprotocol/sdk";
+import { serveAcp } from "../acp/serve.ts";
+import { loadRegistry, loadSkills } from "../builtins.ts";
+import { OdError } from "../core/errors.ts";
+import type { Mode } from "../core/events.ts";
+import { onStopSignals } from "../core/os/stop-signals.ts";
+import { odCommand } from "./command.ts";
+import { log } from "./log.ts";
+
+/** How long od acp waits, after its client has gone, for probes it started to end (detection bounds each at 15 s). */
+const PROBE_BOUND_MS = 16_000;
+
+export default odCommand({
+  meta: {
+    name: "acp",
+    description: "Be an Agent Client Protocol agent on stdin/stdout: an ACP client (Zed, JetBrains, acpx…) drives any od agent",
+  },
+  args: {
+    agent: { type: "string", alias: "a", description: 'The agent every session runs (else the session\'s "agent" option)' },
+    mode: {
+      type: "enum",
+      options: ["read-only", "edit", "full"],
+      default: "edit",
+      description: "What the agent may do, and the most a session may choose: read-only, edit (files in cwd), full",
+    },
+    model: {
+      type: "string",
+      alias: "m",
+      description: "Each new session's model (else the agent's default; the session's \"model\" option)",
+    },
+  },
+  async run({ args }) {
+    const registry = await loadRegistry();
+    if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
+    const mode = args.mode as Mode;
+    if (args.agent) {
+      const adapter = registry.get(args.agent)?.adapter;
+      if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, "See `od agents`.");
+      if (mode === "read-only" && !adapter.capabilities.readOnly)
+        throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or another agent.");
+    }
+    // stdout is the protocol's alone: od's own words go to stderr (log).
+    const stream = ndJsonStream(
+      Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
+      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+    );
+    const stop = new AbortController();
+    const offStop = onStopSignals((_signal, count) => {
+      if (count > 1) process.exit(130); // a second one while runs end: leave now (the sentinel still ends their agents)
+      stop.abort();
+    });
+    await serveAcp(stream, {
+      run: { registry, skills: () => loadSkills() },
+      agent: args.agent,
+      mode,
+      model: args.model === "default" ? undefined : args.model,
+      log: (message) => log.warn(message),
+      signal: stop.signal,
+    });
+    offStop();
+    // The conversation is over. A probe still running (an agent's model catalog: at most 15 s) ends
+    // on its own timeout before od exits, so none is left behind; the timer only bounds that wait.
+    process.stdin.destroy();
+    setTimeout(() => process.exit(process.exitCode ?? 0), PROBE_BOUND_MS).unref();
+  },
+});

@@ -1,0 +1,58 @@
+import { loadRegistry } from "../builtins.ts";
+import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
+import { Slots } from "../core/run/slots.ts";
+import { parseMaxMode, resolveRoots } from "../mcp/roots.ts";
+import { odCommand } from "./command.ts";
+import { log } from "./log.ts";
+import { repeated } from "./run-args.ts";
+
+const MAX_RUNS = 8;
+
+/** The flags `od mcp` and `od serve` share: how much a caller of od's MCP tools may ask for. */
+export const mcpArgs = {
+  "max-mode": {
+    type: "string",
+    default: "read-only",
+    description: "The widest mode an MCP run_agent call may ask for (read-only, edit, full)",
+    valueHint: "mode",
+  },
+  root: { type: "string", description: "A folder MCP runs may work in (repeatable; default: here)", valueHint: "dir" },
+} as const;
+
+/** The MCP policy from those flags: --max-mode checked, every --root resolved to a real, existing folder. */
+export function mcpPolicy(args: { "max-mode"?: string }, rawArgs: string[]) {
+  return { maxMode: parseMaxMode(args["max-mode"]), roots: resolveRoots(repeated(rawArgs, "root", "R")) };
+}
+
+export default odCommand({
+  meta: { name: "mcp", description: "Serve od as a Model Context Protocol server on stdio: list_agents, run_agent, cancel_run" },
+  args: mcpArgs,
+  async run({ args, rawArgs }) {
+    const policy = mcpPolicy(args, rawArgs);
+    // The SDK is loaded here, not at import: `od serve` imports this file for its flags.
+    const [{ createMcpServer, LiveRuns, recordingKeeper }, { StdioServerTransport }] = await Promise.all([
+      import("../mcp/server.ts"),
+      import("@modelcontextprotocol/sdk/server/stdio.js"),
+    ]);
+    const registry = await loadRegistry();
+    for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);
+    const runs = new LiveRuns();
+    const keep = recordingKeeper(process.env, (m) => log.warn(m));
+    // As many agents at once as `od serve` runs by default; a caller's further run_agent calls wait their turn, and say so.
+    const server = createMcpServer({ registry, policy, runs, keep, slots: new Slots(MAX_RUNS) });
+    // stdout is the protocol: everything else goes to stderr.
+    log.info(`od mcp: on stdio; runs at most ${policy.maxMode}, under ${policy.roots.join(", ")}`);
+    await server.connect(new StdioServerTransport());
+    // The client closing stdin ends the server, as a stop signal does: every live run cancelled and
+    // finished (its agent's process group stopped), then exit; a second signal leaves at once.
+    const code = await new Promise<number>((resolve) => {
+      process.stdin.once("end", () => resolve(0));
+      process.stdin.once("close", () => resolve(0));
+      onStopSignals((signal, count) => (count > 1 ? process.exit(STOP_SIGNALS[signal]) : resolve(STOP_SIGNALS[signal])));
+    });
+    runs.cancelAll();
+    await runs.idle();
+    await server.close();
+    process.exit(code);
+  },
+});

@@ -1,0 +1,94 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { BodyOf, OdEvent } from "../core/events.ts";
+import { createRun } from "../core/run/pipeline.ts";
+import type { RunRequest } from "../core/run/request.ts";
+import { errorText, type McpDeps, toolError } from "./context.ts";
+import type { Progress } from "./progress.ts";
+
+/**
+ * One run_agent call: a run composed by `createRun` like every surface's, live in `deps.runs`
+ * (cancel_run reaches it by id) until its last event, and cancelled as well when the client
+ * cancels the call or (stdio) goes away: `signal`. The runId goes out first, as a progress note.
+ */
+export async function runForTool(deps: McpDeps, request: RunRequest, progress: Progress, signal: AbortSignal): Promise<CallToolResult> {
+  const runId = crypto.randomUUID();
+  const controller = new AbortController();
+  const cancel = () => controller.abort();
+  if (signal.aborted) cancel();
+  signal.addEventListener("abort", cancel, { once: true });
+  deps.runs.add(runId, controller);
+  const seen: Seen = {};
+  try {
+    progress.note(`od: run ${runId} started (${request.agent}, ${request.mode}); cancel_run with this runId stops it`);
+    const run = createRun(request, { runId, registry: deps.registry, env: deps.env, slots: deps.slots, signal: controller.signal });
+    await deps.keep(runId, request, controller, observe(run, seen, progress));
+  } catch (err) {
+    return toolError(err);
+  } finally {
+    deps.runs.delete(runId);
+    signal.removeEventListener("abort", cancel);
+    await progress.flush();
+  }
+  return outcome(runId, seen);
+}
+
+/** What run_agent keeps of a run's events as they pass: enough to answer the call. */
+export interface Seen {
+  result?: BodyOf<"run.result">;
+  finished?: BodyOf<"run.finished">;
+  error?: BodyOf<"error">;
+  sessionId?: string;
+}
+
+/** The run's events, unchanged, noting what the answer needs and telling the client the streamed text. */
+export async function* observe(events: AsyncIterable<OdEvent>, seen: Seen, progress: Progress): AsyncGenerator<OdEvent> {
+  for await (const e of events) {
+    if (e.type === "text.delta" && !e.parent) progress.text(e.text);
+    else if (e.type === "tool.call" && !e.parent) progress.note(`→ ${e.name}`);
+    else if (e.type === "error") seen.error ??= e;
+    else if (e.type === "session") seen.sessionId = e.sessionId;
+    else if (e.type === "run.result") seen.result = e;
+    else if (e.type === "run.finished") seen.finished = e;
+    yield e;
+  }
+}
+
+/**
+ * run_agent's answer: the final text first (what the calling agent reads; none when it wrote none),
+ * then a summary (status, session to resume, files changed with their diff, the error with od's code
+ * and hint); the same as JSON in structuredContent (which Claude Code hands its model instead of the
+ * text). Anything but success is a tool error.
+ */
+export function outcome(runId: string, seen: Seen): CallToolResult {
+  const { result, finished, error } = seen;
+  const status = finished?.status ?? "failed";
+  const sessionId = finished?.sessionId ?? seen.sessionId;
+  const resumable = finished?.resumable ?? false;
+  const files = result?.files ?? [];
+  const summary = [
+    `od run ${runId}: ${status}${finished ? ` in ${(finished.durationMs / 1000).toFixed(1)} s` : ""}`,
+    ...(error && status !== "succeeded" ? [errorText(error)] : []),
+    ...(sessionId ? [`session: ${sessionId}${resumable ? ` (pass resume: "${sessionId}" to continue it)` : ""}`] : []),
+    `files changed: ${files.length ? files.join(", ") : "none"}`,
+    ...(result?.note ? [`note: ${result.note}`] : []),
+    ...(result?.diff ? [`\`\`\`diff\n${result.diff.replace(/\n$/, "")}\n\`\`\``] : []),
+  ].join("\n");
+  const text = result?.text ?? "";
+  return {
+    isError: status !== "succeeded",
+    content: [...(text ? [{ type: "text" as const, text }] : []), { type: "text", text: summary }],
+    structuredContent: {
+      runId,
+      status,
+      text,
+      sessionId,
+      resumable,
+      files,
+      diff: result?.diff,
+      toolCalls: result?.toolCalls.map((c) => c.name) ?? [],
+      usage: result?.usage,
+      durationMs: finished?.durationMs,
+      ...(error ? { error: { code: error.code, message: error.message, hint: error.hint } } : {}),
+    },
+  };
+}

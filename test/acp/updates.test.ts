@@ -1,0 +1,167 @@
+import { describe, expect, test } from "bun:test";
+import { newUpdateState, planEntries, stopReasonOf, toolKind, toUpdates } from "../../src/acp/updates.ts";
+import type { OdEventBody } from "../../src/core/events.ts";
+
+const text = (t: string) => ({ type: "text", text: t });
+const finished = (status: "succeeded" | "failed" | "cancelled"): OdEventBody => ({
+  type: "run.finished",
+  status,
+  exitCode: status === "succeeded" ? 0 : 1,
+  signal: null,
+  durationMs: 5,
+  resumable: false,
+});
+
+/** Each row: the events of one turn, in order, and every session/update they become. */
+const TABLE: Array<[string, OdEventBody[], unknown[]]> = [
+  ["text", [{ type: "text.delta", id: "t", text: "Hello" }], [{ sessionUpdate: "agent_message_chunk", content: text("Hello") }]],
+  ["empty text is nothing", [{ type: "text.delta", id: "t", text: "" }], []],
+  ["thinking", [{ type: "thinking.delta", id: "k", text: "hmm" }], [{ sessionUpdate: "agent_thought_chunk", content: text("hmm") }]],
+  [
+    "a sub-agent's text is thought, not the answer",
+    [{ type: "text.delta", id: "t", text: "inner", parent: "task-1" }],
+    [{ sessionUpdate: "agent_thought_chunk", content: text("inner") }],
+  ],
+  [
+    "a tool call and its result",
+    [
+      { type: "tool.call", id: "c1", name: "Write", input: { file_path: "/w/a.txt", content: "x" } },
+      { type: "tool.result", id: "c1", output: "written", isError: false },
+    ],
+    [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "c1",
+        title: "Write: /w/a.txt",
+        kind: "edit",
+        status: "in_progress",
+        rawInput: { file_path: "/w/a.txt", content: "x" },
+        locations: [{ path: "/w/a.txt" }],
+      },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: "c1",
+        status: "completed",
+        content: [{ type: "content", content: text("written") }],
+      },
+    ],
+  ],
+  [
+    "a failed command; the same call again is an update",
+    [
+      { type: "tool.call", id: "c2", name: "Bash", input: {} },
+      { type: "tool.call", id: "c2", name: "Bash", input: { command: "rm -rf /" } },
+      { type: "tool.result", id: "c2", output: "", isError: true },
+    ],
+    [
+      { sessionUpdate: "tool_call", toolCallId: "c2", title: "Bash", kind: "execute", status: "in_progress", rawInput: {}, locations: [] },
+      { sessionUpdate: "tool_call_update", toolCallId: "c2", title: "Bash: rm -rf /", kind: "execute", rawInput: { command: "rm -rf /" } },
+      { sessionUpdate: "tool_call_update", toolCallId: "c2", status: "failed", content: [] },
+    ],
+  ],
+  [
+    "a result whose call was never shown opens it first",
+    [{ type: "tool.result", id: "c3", output: "ok", isError: false }],
+    [
+      { sessionUpdate: "tool_call", toolCallId: "c3", title: "tool", kind: "other", status: "in_progress" },
+      { sessionUpdate: "tool_call_update", toolCallId: "c3", status: "completed", content: [{ type: "content", content: text("ok") }] },
+    ],
+  ],
+  [
+    "a plan",
+    [{ type: "status", label: "plan", detail: "[x] read the code\n[ ] write the test" }],
+    [
+      {
+        sessionUpdate: "plan",
+        entries: [
+          { content: "read the code", priority: "medium", status: "completed" },
+          { content: "write the test", priority: "medium", status: "pending" },
+        ],
+      },
+    ],
+  ],
+  ["a plan with no entries is nothing", [{ type: "status", label: "plan" }], []],
+  [
+    "what is not the client's to show",
+    [
+      { type: "status", label: "retrying", detail: "429" },
+      { type: "usage", inputTokens: 3, source: "turn" },
+      { type: "raw", stream: "stdout", line: "junk" },
+      { type: "session", sessionId: "s-1" },
+      { type: "permission.request", id: "p", tool: "Write" },
+      { type: "permission.decision", id: "p", decision: "allow", by: "user" },
+      { type: "error", code: "AGENT_ERROR", message: "boom", retryable: false },
+      finished("succeeded"),
+    ],
+    [],
+  ],
+];
+
+describe("od events as ACP session/update", () => {
+  for (const [name, events, updates] of TABLE)
+    test(name, () => {
+      const state = newUpdateState();
+      expect(events.flatMap((e) => toUpdates(e, state))).toEqual(updates as never);
+    });
+
+  test("tool kinds by the names agents give their tools", () => {
+    const kinds = [
+      "Read",
+      "read_file",
+      "Edit",
+      "apply_patch",
+      "write_file",
+      "Bash",
+      "run_shell_command",
+      "Grep",
+      "WebFetch",
+      "Task",
+      "mcp__x",
+    ];
+    expect(kinds.map(toolKind)).toEqual([
+      "read",
+      "read",
+      "edit",
+      "edit",
+      "edit",
+      "execute",
+      "execute",
+      "search",
+      "fetch",
+      "think",
+      "other",
+    ]);
+  });
+
+  test("plan lines as ACP's own agents print them", () => {
+    expect(planEntries("✓ one\n· two").map((e) => [e.content, e.status])).toEqual([
+      ["one", "completed"],
+      ["two", "pending"],
+    ]);
+  });
+});
+
+describe("stop reasons", () => {
+  const cases: Array<[string, OdEventBody[], string | undefined]> = [
+    ["done", [finished("succeeded")], "end_turn"],
+    ["cancelled", [finished("cancelled")], "cancelled"],
+    ["cut off", [{ type: "status", label: "stopped: max_tokens" }, finished("succeeded")], "max_tokens"],
+    [
+      "od's loop cut off",
+      [{ type: "status", label: "api", detail: "the answer was cut off at the output limit" }, finished("succeeded")],
+      "max_tokens",
+    ],
+    ["turn limit", [{ type: "status", label: "stopped: max_turn_requests" }, finished("succeeded")], "max_turn_requests"],
+    [
+      "refused",
+      [{ type: "error", code: "AGENT_ERROR", message: "Gemini CLI refused the prompt", retryable: false }, finished("failed")],
+      "refusal",
+    ],
+    [
+      "failed: an error, not a stop reason",
+      [{ type: "error", code: "AGENT_CRASHED", message: "x", retryable: false }, finished("failed")],
+      undefined,
+    ],
+  ];
+  for (const [name, events, reason] of cases) test(name, () => expect(stopReasonOf(events)).toBe(reason as never));
+});
