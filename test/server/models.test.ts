@@ -30,7 +30,16 @@ function installFakes(bin: string, names: string[]) {
   const acpScript = join(bin, "..", "acp.json");
   writeFileSync(acpScript, JSON.stringify({ models: ACP_MODELS, modes: ["default", "plan"], turn: [] }));
   const acp = `FAKE_SCRIPT="${acpScript}" exec "${process.execPath}" "${FAKE_ACP}"`;
-  const script = `#!/bin/sh\ncase "$1" in --list-models) printf '${PI_TABLE}' >&2;; --acp|--experimental-acp|acp|"") ${acp};; *) echo 1.2.3;; esac\n`;
+  // Help names every ACP entry (detect.help scans it); an ACP word anywhere in argv (devin's `… acp`,
+  // trae's `… acp serve`, grok's `agent stdio`), or no argument (the bridges), starts the ACP fake.
+  const script = [
+    "#!/bin/sh",
+    'for a; do case "$a" in --help|-h) echo "acp --acp --experimental-acp stdio"; exit 0;; esac; done',
+    `case "$1" in --list-models) printf '${PI_TABLE}' >&2; exit 0;; --version|-v|-V|version) echo 2026.9.9; exit 0;; esac`,
+    `for a; do case "$a" in --acp|--acp=true|--experimental-acp|acp|stdio) ${acp};; esac; done`,
+    `[ $# -eq 0 ] && ${acp}`,
+    "echo 2026.9.9",
+  ].join("\n");
   for (const name of names) {
     writeFileSync(join(bin, name), script);
     chmodSync(join(bin, name), 0o755);
@@ -80,7 +89,10 @@ describe("GET /api/agents/:id/models", () => {
       exhaustive: true,
     });
     // And every ACP agent's: the models its session/new offers, which the agent alone decides.
-    const acpIds = adapters.filter((a) => a.protocol.kind === "driver" && a.protocol.driver === "acp").map((a) => a.id);
+    // (ACP agents whose models the session lists; one that takes --model on its command line, copilot-acp, has its CLI's list.)
+    const acpIds = adapters
+      .filter((a) => a.protocol.kind === "driver" && a.protocol.driver === "acp" && a.models.length === 0)
+      .map((a) => a.id);
     expect(acpIds).toContain("gemini-acp");
     for (const id of acpIds)
       expect({ id, ...(pairs.find((p) => p.id === id)!.cli as object) }).toMatchObject({
