@@ -4,6 +4,7 @@
 import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import { acpModes } from "./clis-acp-modes.ts";
 
 export interface LiveCli {
   /** The od adapter id; a CLI whose id od does not know is listed as skipped. */
@@ -299,6 +300,7 @@ CLIS.push(
     shellTool: { name: "run_shell_command", args: (command) => ({ command, is_background: false, description: "Write a file" }) },
   }),
 );
+CLIS.push(...acpModes(acpVariantOf)); // the ACP modes of copilot, opencode, kimi and qoder (clis-acp-modes.ts)
 
 // ACP-only agents and the Claude/Codex ACP bridges, each from its own npm package.
 CLIS.push(
