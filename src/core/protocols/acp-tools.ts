@@ -61,7 +61,13 @@ export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[]
   if (!emit) return [];
   const events: OdEventBody[] = [];
   if (!tool.called && (tool.input !== undefined || terminal)) events.push(callOf(id, tool));
-  if (terminal && !tool.done) events.push(resultOf(id, tool, outputOf(tool), FAILED.has(status!)));
+  if (terminal && !tool.done) {
+    const failed = FAILED.has(status!);
+    // A failed call's own words (rawOutput: "Plan mode does not permit changes…") say more than the diff it proposed.
+    const output =
+      failed && tool.rawOutput !== undefined ? (str(asRecord(tool.rawOutput)?.message) ?? textOf(tool.rawOutput)) : outputOf(tool);
+    events.push(resultOf(id, tool, output, failed));
+  }
   return events;
 }
 
