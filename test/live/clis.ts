@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { acpModes } from "./clis-acp-modes.ts";
+import { NEW_CLIS } from "./clis-new.ts";
 
 export interface LiveCli {
   /** The od adapter id; a CLI whose id od does not know is listed as skipped. */
@@ -29,6 +30,8 @@ export interface LiveCli {
   loginHint: RegExp;
   /** The mode the scenarios run in, for a CLI od offers in full mode only (default: edit). */
   mode?: "full";
+  /** Its sessions resume only through its vendor's servers: the resume scenario cannot run here, but runs are resumable. */
+  resumesOnline?: boolean;
   /** The CLI's shell tool and its arguments for a command: edit mode must refuse it (scenarios-authority.ts). */
   shellTool?: { name: string; args: (command: string) => Record<string, unknown> };
 }
@@ -136,6 +139,7 @@ export const CLIS: LiveCli[] = [
     },
     // Gemini CLI has no effort flag, so od refuses any --effort for it (efforts: []).
     choice: { model: "flash", expectModel: /flash/ },
+    shellTool: { name: "run_shell_command", args: (command) => ({ command, description: "Write a file" }) },
     cannot: {
       thinking: "gemini --output-format stream-json never emits thoughts",
       "read-only-pushy": "the pushy proxy rewrites Anthropic and OpenAI requests, not Gemini's generateContent",
@@ -157,6 +161,7 @@ export const CLIS: LiveCli[] = [
     },
     // Qwen Code has no effort flag, so od refuses any --effort for it (efforts: []).
     choice: { model: "qwen3-coder-plus", expectModel: /^qwen3-coder-plus$/ },
+    shellTool: { name: "run_shell_command", args: (command) => ({ command, is_background: false, description: "Write a file" }) },
     loginHint: /\/auth|OPENAI_API_KEY/,
   },
   {
@@ -224,6 +229,7 @@ export const CLIS: LiveCli[] = [
     // CODEBUDDY_BASE_URL moves every model request (OpenAI chat completions) to the stub.
     setup: (stubUrl) => ({ CODEBUDDY_BASE_URL: stubUrl, CODEBUDDY_API_KEY: "od-live-not-a-key" }),
     choice: { model: "gpt-5.5", effort: "low", expectModel: /^gpt-5\.5$/, expectEffort: "low" },
+    shellTool: { name: "Bash", args: (command) => ({ command, description: "Write a file" }) },
     loginHint: /\/login|CODEBUDDY_API_KEY/,
   },
   {
@@ -400,6 +406,8 @@ CLIS.push(
     loginHint: /reasonix setup/,
   },
 );
+
+CLIS.push(...NEW_CLIS); // Droid and Continue (clis-new.ts)
 
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
 export function cacheRoot(): string {

@@ -38,7 +38,7 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     expect(r.of("error")).toEqual([]);
     expect(r.exitCode).toBe(0);
     // Resumable exactly when --resume takes the session back (the resume scenario).
-    expect(r.finished).toMatchObject({ status: "succeeded", exitCode: 0, resumable: !cli.cannot?.resume });
+    expect(r.finished).toMatchObject({ status: "succeeded", exitCode: 0, resumable: !cli.cannot?.resume || cli.resumesOnline === true });
     expect(r.text).toBe("OD_LIVE_CHAT_OK");
     if (cli.cannot?.["stream-chunks"]) expect(r.of("text.delta").length).toBeGreaterThan(0);
     else expect(r.of("text.delta").length, "the answer streams in several deltas").toBeGreaterThan(1);

@@ -12,9 +12,9 @@ export const DEFAULT_THINKING = "Let me think about this step by step.";
 export const DEFAULT_AUTH_MESSAGE =
   "Incorrect API key provided: od-live-***-key. You can find your API key at https://platform.openai.com/account/api-keys.";
 
-/** Write-like tools, most specific first: claude Write, pi/opencode write, gemini write_file, copilot create, codex apply_patch. */
-const WRITE_TOOLS = ["Write", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch"];
-const PATH_KEYS = ["file_path", "filePath", "path", "absolute_path", "file", "filename"];
+/** Write-like tools, most specific first: claude Write, droid Create, pi/opencode write, gemini write_file, copilot create, codex apply_patch. */
+const WRITE_TOOLS = ["Write", "Create", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch"];
+const PATH_KEYS = ["file_path", "filePath", "filepath", "path", "absolute_path", "file", "filename"];
 const CONTENT_KEYS = ["content", "file_text", "contents", "text", "data"];
 
 /** Split text into a few chunks (about 3) so streams carry several deltas. */
