@@ -1,5 +1,7 @@
 import { loadRegistry } from "../builtins.ts";
 import { detectCached } from "../core/agents/detect-cache.ts";
+import { detectOnTargetCached } from "../core/remote/detect-cache.ts";
+import { formatTarget, parseTarget } from "../core/remote/target.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 
@@ -10,13 +12,22 @@ export default odCommand({
   args: {
     json: { type: "boolean", description: "Print JSON for scripts" },
     ...refreshArg,
+    on: { type: "string", description: "Detect on a target instead: ssh://[user@]host[:port], docker://…, podman://…, kubectl://…" },
   },
   async run({ args }) {
     const registry = await loadRegistry();
-    const adapters = registry.list().map((e) => e.adapter);
-    if (process.stderr.isTTY) process.stderr.write(`probing ${adapters.length} agents…\r`);
-    const { detections } = await detectCached(adapters, { refresh: args.refresh });
-    if (process.stderr.isTTY) process.stderr.write("\x1b[2K");
+    const target = args.on ? parseTarget(args.on) : undefined;
+    // On a target: the CLIs only (od's own loops run in od), found on the target's PATH in one round trip.
+    const adapters = registry
+      .list()
+      .map((e) => e.adapter)
+      .filter((a) => !target || a.protocol.kind !== "loop");
+    const where = target ? ` on ${formatTarget(target)}` : "";
+    if (process.stderr.isTTY) process.stderr.write(`probing ${adapters.length} agents${where}…\r`);
+    const { detections } = await (target
+      ? detectOnTargetCached(adapters, target, { refresh: args.refresh })
+      : detectCached(adapters, { refresh: args.refresh })
+    ).finally(() => process.stderr.isTTY && process.stderr.write("\x1b[2K"));
     if (args.json) return printJson(detections);
     const rows = detections.map((d) => [
       d.id,

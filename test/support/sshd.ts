@@ -31,8 +31,21 @@ function keygen(path: string): void {
   if (out.exitCode !== 0) throw new Error(`ssh-keygen failed: ${out.stderr}`);
 }
 
-/** Starts sshd in `dir`; the remote side's PATH is `remotePath` (where the fake or real agent lives). */
-export async function startSshd(dir: string, remotePath: string): Promise<Sshd> {
+/** sshd's `SetEnv` line: each `NAME=VALUE` double-quoted (a value may hold spaces, never a quote or a line break). */
+function setEnv(env: Record<string, string>): string {
+  const pairs = Object.entries(env).map(([k, v]) => {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(k) || /["\n\\]/.test(v)) throw new Error(`sshd cannot SetEnv ${k}=${JSON.stringify(v)}`);
+    return `"${k}=${v}"`;
+  });
+  return `SetEnv ${pairs.join(" ")}`;
+}
+
+/**
+ * Starts sshd in `dir`; the remote side's PATH is `remotePath` (where the fake or real agent lives),
+ * and `remoteEnv` is set in every session too (HOME for a CLI's config folder, its keys): sshd's
+ * own variables are overridden, the client's are never sent.
+ */
+export async function startSshd(dir: string, remotePath: string, remoteEnv: Record<string, string> = {}): Promise<Sshd> {
   const ssh = join(dir, "ssh-test");
   mkdirSync(ssh, { recursive: true, mode: 0o700 });
   keygen(join(ssh, "host_key"));
@@ -52,7 +65,7 @@ export async function startSshd(dir: string, remotePath: string): Promise<Sshd> 
     "PermitRootLogin prohibit-password",
     "StrictModes no",
     "UsePAM no",
-    `SetEnv PATH=${remotePath}`,
+    setEnv({ ...remoteEnv, PATH: remotePath }),
   ];
   writeFileSync(join(ssh, "sshd_config"), `${config.join("\n")}\n`);
   const client = [

@@ -34,7 +34,8 @@ export class RemoteProcess implements Transport {
   constructor(private readonly spec: RemoteSpec) {
     // The connection's stdin stays open for the whole run (its end is how the target learns od is gone);
     // a prompt goes first, and the wrapper hands the agent exactly its bytes.
-    const prompt = typeof spec.stdin === "string" ? spec.stdin : undefined;
+    // "pipe" (as for a local process): a protocol agent, whose stdin stays open for its driver's messages.
+    const prompt = spec.stdin === "pipe" ? undefined : spec.stdin;
     const promptBytes = prompt === undefined ? undefined : Buffer.byteLength(prompt);
     const script = remoteScript({ argv: spec.argv, cwd: spec.cwd, env: spec.remoteEnv, promptBytes });
     this.local = new AgentProcess({

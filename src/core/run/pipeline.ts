@@ -2,6 +2,9 @@ import { resolve } from "node:path";
 import { type BodyOf, createStamper, type OdEvent } from "../events.ts";
 import { odHome } from "../os/paths.ts";
 import { sleep } from "../os/sleep.ts";
+import { remoteChanges } from "../remote/changes.ts";
+import { parseTarget } from "../remote/target.ts";
+import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { attempt } from "./attempt.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
 import { DEFAULT_RETRY, Retries, type RetryPolicy, type Wait } from "./retry.ts";
@@ -36,8 +39,8 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,
     ...opts.retry,
   });
-  // A target's files are the target's: this machine's snapshot of a same-named folder would say nothing about them.
-  const summary = new Summary(opts.changes === false || request.on ? undefined : workingDirectory(request), [odHome(opts.env)]);
+  const summary = new Summary(opts.changes === false ? undefined : changesSource(request, opts));
+  await summary.prepare();
   const cancelled = () => opts.signal?.aborted === true;
   let current = request;
   for (let n = 1; ; n++) {
@@ -66,6 +69,24 @@ export async function* createRun(request: RunRequest, opts: CreateRunOptions): A
     yield stamp(finished);
     return;
   }
+}
+
+/**
+ * Where run.result's files and diff come from: a target's are the target's, taken there with its git
+ * (this machine's snapshot of a same-named folder would say nothing about them); else this machine's folder.
+ */
+function changesSource(request: RunRequest, opts: CreateRunOptions): ChangesSource | undefined {
+  if (request?.on) {
+    try {
+      const cwd = typeof request.cwd === "string" ? request.cwd : "";
+      if (cwd && !cwd.startsWith("/")) return undefined; // the plan stage refuses it
+      return remoteChanges(parseTarget(request.on), cwd, opts.env ?? process.env);
+    } catch {
+      return undefined; // not a target: the plan stage refuses it, with its run.finished
+    }
+  }
+  const cwd = workingDirectory(request);
+  return cwd ? localChanges(cwd, [odHome(opts.env)]) : undefined;
 }
 
 /** Where the agent works, when the request names it usably; a bad one is the plan stage's to refuse, with its run.finished. */

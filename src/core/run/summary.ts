@@ -1,5 +1,5 @@
 import type { BodyOf, OdEventBody } from "../events.ts";
-import { changedFiles, fingerprint, gitDiff, MAX_FILES } from "../workspace/changes.ts";
+import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { UsageMeter } from "./usage.ts";
 
 const RAW_TAIL_BYTES = 8 * 1024;
@@ -71,9 +71,11 @@ class TextJoin {
  * in a repository). The pipeline emits it as `run.result`, just before run.finished.
  */
 export class Summary {
-  /** The working directory as the agent found it: taken when the first attempt starts (after any wait for a slot). */
-  private before: Map<string, string> | undefined;
+  /** Where the files and diff come from: this machine's folder, a target's, or nowhere. */
+  private readonly source: ChangesSource | undefined;
+  /** The working directory as the agent found it: taken when the first attempt starts (after any wait for a slot), or before it (`early`). */
   private snapshotted = false;
+  private started = false;
   private text = new TextJoin();
   private readonly usage = new UsageMeter();
   private readonly calls = new Map<string, { id: string; name: string; isError: boolean }>();
@@ -81,13 +83,20 @@ export class Summary {
   private raw = "";
 
   /**
-   * `cwd` undefined: the changed files are not tracked (the caller has them another way, or did not ask).
-   * `skip`: folders under it that are not the agent's work (od's own home, where the run log grows).
+   * A folder (this machine's) or a changes source; undefined: the changed files are not tracked (the
+   * caller has them another way, or did not ask). `skip`: folders under the folder that are not the
+   * agent's work (od's own home, where the run log grows).
    */
-  constructor(
-    private readonly cwd: string | undefined,
-    private readonly skip: string[] = [],
-  ) {}
+  constructor(where: string | ChangesSource | undefined, skip: string[] = []) {
+    this.source = typeof where === "string" ? localChanges(where, skip) : where;
+  }
+
+  /** An early source's picture, taken before the first attempt is launched (a round trip cannot race the agent). */
+  async prepare(): Promise<void> {
+    if (!this.source?.early || this.snapshotted) return;
+    this.snapshotted = true;
+    await this.source.snapshot();
+  }
 
   observe(e: OdEventBody): void {
     this.usage.observe(e);
@@ -107,33 +116,27 @@ export class Summary {
     this.text = new TextJoin();
     this.error = undefined;
     this.raw = "";
-    if (this.snapshotted || !this.cwd) return;
+    this.started = true;
+    if (this.snapshotted || !this.source) return;
     this.snapshotted = true;
-    this.before = fingerprint(this.cwd, this.skip);
+    void this.source.snapshot();
   }
 
   async result(): Promise<BodyOf<"run.result">> {
-    const { before, cwd } = this;
-    const after = before && cwd ? fingerprint(cwd, this.skip) : undefined;
-    const files = before && after ? changedFiles(before, after) : [];
+    // Not asked for, or the agent never started: nothing to tell (an early picture is let go).
+    const changes = this.source && this.started ? await this.source.changes() : undefined;
+    if (!this.started) await this.source?.dispose?.();
     return {
       type: "run.result",
       text: this.text.toString(),
       toolCalls: [...this.calls.values()],
-      files,
-      // Deleted files too: git shows a deletion, and a rename as one (its old name is among the files).
-      diff: cwd ? await gitDiff(cwd, files) : undefined,
+      files: changes?.files ?? [],
+      diff: changes?.diff,
       errorCode: this.error?.code,
       errorMessage: this.error?.message,
       rawTail: this.raw,
       usage: this.usage.totals(),
-      note: this.note(after),
+      note: changes?.note,
     };
-  }
-
-  private note(after: Map<string, string> | undefined): string | undefined {
-    if (!this.cwd || !this.snapshotted) return undefined; // not asked for, or the agent never started
-    if (this.before && after) return undefined;
-    return `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read`;
   }
 }

@@ -4,6 +4,44 @@ import { join, relative, resolve, sep } from "node:path";
 import { DIFF, git, MAX_DIFF_BYTES, withoutFilters } from "./git.ts";
 
 export const MAX_FILES = 20_000;
+
+/** What a run changed in its working directory, for run.result: the files, their diff in a repository, and why not when untracked. */
+export interface Changes {
+  files: string[];
+  diff?: string;
+  note?: string;
+}
+
+/**
+ * Where run.result's files and diff come from: this machine's folder (`localChanges`), or a target's
+ * through its engine (core/remote/changes.ts). `snapshot` takes the folder as the agent finds it;
+ * `changes` tells what differs since. An `early` source (a round trip away) is asked before the first
+ * attempt is launched, so its picture cannot race the agent; `dispose` lets it go when no agent started.
+ */
+export interface ChangesSource {
+  readonly early?: boolean;
+  snapshot(): void | Promise<void>;
+  changes(): Promise<Changes>;
+  dispose?(): Promise<void>;
+}
+
+/** This machine's folder: a stat of every file as the agent starts and as it ends, and git's diff of those that changed. */
+export function localChanges(cwd: string, skip: string[] = []): ChangesSource {
+  let before: Map<string, string> | undefined;
+  return {
+    snapshot() {
+      before = fingerprint(cwd, skip);
+    },
+    async changes() {
+      const after = before ? fingerprint(cwd, skip) : undefined;
+      const files = before && after ? changedFiles(before, after) : [];
+      // Deleted files too: git shows a deletion, and a rename as one (its old name is among the files).
+      const diff = await gitDiff(cwd, files);
+      if (before && after) return { files, diff };
+      return { files, diff, note: `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read` };
+    },
+  };
+}
 const SKIP = new Set([".git", "node_modules"]);
 
 /**

@@ -62,7 +62,8 @@ describe("a run on a target", () => {
     expect(finished(events).status).toBe("succeeded");
     expect(ofType(events, "text.delta").map((e) => e.text)).toEqual(["REMOTE_OK"]);
     expect(ofType(events, "run.started")[0]).toMatchObject({ on: "ssh://me@box:2222", cwd: tmp.path, bin: "fake-agent" });
-    const [argv] = calls(log);
+    // The run's own call (the others take the target's files before and after it, test/core/remote/changes.test.ts).
+    const argv = calls(log).find((a) => a.at(-1)!.includes("OD_RUN_ID="));
     expect(argv!.slice(0, 13)).toEqual([
       "-T",
       "-o",
@@ -116,9 +117,11 @@ describe("a run on a target", () => {
       if (e.type === "text.delta") {
         // The connection drops while od still runs: the relay standing for it dies.
         expect(findMarked([runMark(runId)]).length).toBeGreaterThan(0);
-        const [conn] = readFileSync(join(tmp.path, "bin", "ssh.conn"), "utf8")
+        // The last connection is the run's (the first took the target's files before it).
+        const conn = readFileSync(join(tmp.path, "bin", "ssh.conn"), "utf8")
           .trim()
-          .split("\n");
+          .split("\n")
+          .at(-1);
         process.kill(Number(conn), "SIGKILL");
         const left = await gone(() => findMarked([runMark(runId)]), 5000);
         killAll(left);
