@@ -111,7 +111,8 @@ function suite() {
     test(`${width}: a permission request in words, answered from the page`, async () => {
       let runId = "";
       const page = await open(width, "Fake ACP", () => runId);
-      const done = run(page, { agent: "fake-acp", prompt: "clean up", ask: true }, (id) => (runId = id));
+      // Full mode: in edit mode the policy denies a command before anyone is asked (the mode is a ceiling).
+      const done = run(page, { agent: "fake-acp", prompt: "clean up", ask: true, mode: "full" }, (id) => (runId = id));
       const box = page.locator(".permission");
       await box.waitFor();
       expect(await box.locator(".perm-question").textContent()).toBe("Fake ACP wants to run rm -rf build");
@@ -157,6 +158,7 @@ function suite() {
       await page.selectOption("#agent", "fake-acp");
       await page.locator("details.more summary", { hasText: "More options" }).click();
       await page.check("#ask");
+      await page.selectOption("#mode", "full"); // in edit mode the policy denies the command unasked
       await page.fill("#prompt", "clean up");
       await page.click("#run");
       const box = out.locator(".permission");
