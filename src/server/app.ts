@@ -8,6 +8,7 @@ import { type McpOptions, mcpRoutes } from "./routes/mcp.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
+import { targetRoutes } from "./routes/targets.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
 import type { RunStore } from "./runs.ts";
 import { security } from "./security.ts";
@@ -55,6 +56,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
   app.route("/api", resultRoutes(deps.runs, deps.env));
   app.route("/api", compareRoutes(deps.runs, deps.registry));
+  app.route("/api", targetRoutes(deps.runs));
   app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));

@@ -12,6 +12,7 @@ import type { RunLog, RunSummary } from "../core/store/run-log.ts";
 import { type LiveRun, wake } from "./live-run.ts";
 import { StorageGate, storageEnd } from "./storage-gate.ts";
 import { noteEvent, SummaryCache, startSummary } from "./summaries.ts";
+import type { Targets } from "./targets.ts";
 
 /** Runs whose last events only memory holds (their log could not take them), kept for their readers; the newest this many. */
 const ENDED_IN_MEMORY = 64;
@@ -20,6 +21,8 @@ export interface RunStoreDeps {
   registry: Registry;
   log: RunLog;
   slots: Slots;
+  /** The named targets clients may run on (OD_HOME/targets.json), each with slots of its own. */
+  targets?: Targets;
   env?: Record<string, string | undefined>;
   /** How long a permission question waits for the browser before it is denied. */
   askTimeoutMs?: number;
@@ -47,13 +50,14 @@ export class RunStore {
     this.storage = new StorageGate(() => deps.log.probe());
   }
 
-  /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies). */
-  start(request: RunRequest, opts: { ask?: boolean } = {}): string {
+  /** Starts a run; with `ask`, the agent's permission requests wait for `decide` (a timeout denies); `slots`: a target's. */
+  start(request: RunRequest, opts: { ask?: boolean; slots?: Slots } = {}): string {
     const runId = crypto.randomUUID();
     const controller = new AbortController();
     const broker: Broker | undefined = opts.ask ? (question, signal) => this.waitForDecision(runId, question.id, signal) : undefined;
-    const { registry, env, slots, askTimeoutMs: brokerTimeoutMs } = this.deps;
+    const { registry, env, askTimeoutMs: brokerTimeoutMs } = this.deps;
     const skills = () => loadSkills([], env);
+    const slots = opts.slots ?? this.deps.slots;
     const opt = { runId, registry, skills, env, signal: controller.signal, slots, broker, brokerTimeoutMs };
     this.adopt(runId, request, controller, createRun(request, opt));
     return runId;

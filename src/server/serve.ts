@@ -12,6 +12,7 @@ import { createApp } from "./app.ts";
 import { ConnectionGuard, connectionCap, IDLE_TIMEOUT_S } from "./connections.ts";
 import { checkHome, claimHome } from "./home.ts";
 import { RunStore } from "./runs.ts";
+import { loadTargets, type Targets } from "./targets.ts";
 
 export interface ServeOptions {
   host: string;
@@ -80,8 +81,9 @@ export function startServer(opts: ServeOptions) {
   let setup: { token: string; tokenFile: string; recovered: string[]; runs: RunStore };
   try {
     checkHome(home);
+    const targets = loadTargets(home); // a bad targets.json stops it before it takes the home over
     release = claimHome(home);
-    setup = takeOver(home, opts, slots, env);
+    setup = takeOver(home, opts, { slots, targets }, env);
   } catch (err) {
     // Nothing half-started: the port is freed and the claim released.
     server.stop(true);
@@ -114,7 +116,7 @@ export function startServer(opts: ServeOptions) {
 }
 
 /** The home's token file (a fresh token unless one is configured), its run log, with runs a dead server left live failed. */
-function takeOver(home: string, opts: ServeOptions, slots: Slots, env: Record<string, string | undefined>) {
+function takeOver(home: string, opts: ServeOptions, limits: { slots: Slots; targets: Targets }, env: Record<string, string | undefined>) {
   const token = opts.token ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
   const tokenFile = join(home, "server-token");
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
@@ -126,5 +128,5 @@ function takeOver(home: string, opts: ServeOptions, slots: Slots, env: Record<st
     (runIds) => reapSync(runIds.map((id) => runMark(id))),
     (agent) => canResumeWith(opts.registry, agent),
   );
-  return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, slots, env, warn: opts.warn }) };
+  return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, ...limits, env, warn: opts.warn }) };
 }

@@ -18,13 +18,15 @@ export interface RunSummary {
   /** Where it was started (`cli` for `od run`; absent for the server's own runs), and the compare run it belongs to. */
   origin?: string;
   groupId?: string;
+  /** The target it ran on (`ssh://…`, `docker://…`); absent on this machine. */
+  on?: string;
 }
 
 /** What the logged request says about a run (the fields a summary shows; the rest stays in request.json). */
 export function requestSummary(runId: string, request: Record<string, unknown>): RunSummary {
   const text = (key: string) => (typeof request[key] === "string" ? (request[key] as string) : undefined);
   const summary: RunSummary = { runId, agent: text("agent"), prompt: text("prompt"), cwd: text("cwd"), status: "running", startedAt: 0 };
-  for (const key of ["origin", "groupId"] as const) if (text(key)) summary[key] = text(key);
+  for (const key of ["origin", "groupId", "on"] as const) if (text(key)) summary[key] = text(key);
   return summary;
 }
 
@@ -39,6 +41,7 @@ export function noteEvent(summary: RunSummary, event: OdEvent, first: boolean): 
     case "run.started":
       summary.mode = event.mode;
       if (event.model) summary.model = event.model;
+      if (event.on) summary.on = event.on;
       return;
     case "session":
       summary.sessionId = event.sessionId;

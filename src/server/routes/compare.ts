@@ -8,12 +8,13 @@ import { RunRequest } from "../../core/run/request.ts";
 import { didYouMean } from "../../core/suggest.ts";
 import { CompareRuns } from "../compare-runs.ts";
 import type { RunStore } from "../runs.ts";
+import { compareOnTarget, targetOf } from "../targets.ts";
 
 /** 2 to 8 runs in a compare run, as `od run --repeat` allows at most 8. */
 const Count = z.number().int().min(2).max(8);
 
 /** POST /api/runs's body without its one agent (nor a session to resume), with the agents to compare. */
-const Body = RunRequest.omit({ agent: true, resume: true }).extend({
+const Body = RunRequest.omit({ agent: true, resume: true, on: true }).extend({
   cwd: z.string().refine(isAbsolute, "cwd must be an absolute path"),
   agents: z.array(z.string().min(1)).min(2).max(8).optional(),
   agent: z.string().min(1).optional(),
@@ -22,13 +23,14 @@ const Body = RunRequest.omit({ agent: true, resume: true }).extend({
 
 const SHAPE = 'Send "agents": ["a", "b"] (2 to 8), or "agent" with "repeat": n (2 to 8)';
 
-async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Registry) {
+async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStore, registry: Registry) {
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
     throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
   }
+  if (targetOf(raw, store.deps.targets, store.deps.slots)) throw compareOnTarget();
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), SHAPE);
   const { agents: several, agent, repeat, ...base } = parsed.data;
@@ -56,7 +58,7 @@ export function compareRoutes(store: RunStore, registry: Registry) {
   const compare = new CompareRuns(store);
   return new Hono()
     .post("/compare", async (c) => {
-      const { base, agents } = await readBody(c, registry);
+      const { base, agents } = await readBody(c, store, registry);
       return c.json(compare.start(base, agents), 201);
     })
     .get("/compare/:groupId", (c) => c.json(compare.status(c.req.param("groupId"))))

@@ -7,41 +7,48 @@ import { OdError } from "../../core/errors.ts";
 import { RunRequest } from "../../core/run/request.ts";
 import type { RunStore } from "../runs.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
+import { targetOf } from "../targets.ts";
 
-/** What a client may ask for: the pipeline's request, with an absolute, existing cwd. */
-const Body = RunRequest.extend({
-  cwd: z.string().refine(isAbsolute, "cwd must be an absolute path"),
+/** What a client may ask for: the pipeline's request, with an absolute cwd; a named target, never an `on` URL. */
+const Body = RunRequest.omit({ on: true }).extend({
+  cwd: z.string().refine(isAbsolute, "cwd must be an absolute path").optional(),
   /** Relay the agent's permission requests to this client instead of deciding by policy. */
   ask: z.boolean().optional(),
+  /** A target from OD_HOME/targets.json, by name (GET /api/targets). */
+  target: z.string().optional(),
 });
 
 const DecisionBody = z.object({ decision: z.enum(["allow", "deny"]) });
 
-async function readBody(c: { req: { json(): Promise<unknown> } }, registry: Registry) {
+async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStore, registry: Registry) {
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
     throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
   }
+  const where = targetOf(raw, store.deps.targets, store.deps.slots);
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
-  const { ask, ...request } = parsed.data;
+  const { ask, target: _, ...request } = parsed.data;
   if (!registry.get(request.agent))
     throw new OdError("AGENT_UNKNOWN", `No adapter named "${request.agent}"`, "GET /api/agents lists them.");
+  // On a target the directory is the target's (its login directory when none is given): not this machine's to check.
+  if (where) return { request: { ...request, on: where.on }, ask, slots: where.slots };
+  if (request.cwd === undefined) throw new OdError("INVALID_REQUEST", "cwd is required: the agent's working directory, an absolute path");
   let isDir = false;
   try {
     isDir = statSync(request.cwd).isDirectory();
   } catch {}
   if (!isDir) throw new OdError("INVALID_REQUEST", `cwd is not an existing directory: ${request.cwd}`);
-  return { request, ask };
+  return { request, ask, slots: undefined };
 }
 
 export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: number) {
   return new Hono()
     .post("/runs", async (c) => {
-      const { request, ask } = await readBody(c, registry);
-      return c.json({ runId: store.start(request, { ask }) }, 201);
+      const { request, ask, slots } = await readBody(c, store, registry);
+      return c.json({ runId: store.start(request, { ask, slots }) }, 201);
     })
     .get("/runs", (c) => c.json({ runs: store.list(Number(c.req.query("limit") ?? 50) || 50) }))
     .get("/runs/:id", (c) => c.json(store.summary(c.req.param("id"))))
@@ -59,7 +66,7 @@ export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: num
       return c.json({ ok: true });
     })
     .post("/chat", async (c) => {
-      const { request, ask } = await readBody(c, registry);
-      return runEvents(c, store, store.start(request, { ask }), -1, heartbeatMs);
+      const { request, ask, slots } = await readBody(c, store, registry);
+      return runEvents(c, store, store.start(request, { ask, slots }), -1, heartbeatMs);
     });
 }

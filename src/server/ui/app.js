@@ -4,7 +4,18 @@
 import { api, onApiTrouble, post } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
 import { createCompare } from "./compare.js";
-import { agentChanged, currentAgent, fillForm, offerSession, readCompare, readForm, setAgents, setSkills } from "./form.js";
+import {
+  agentChanged,
+  currentAgent,
+  fillForm,
+  offerSession,
+  readCompare,
+  readForm,
+  setAgents,
+  setSkills,
+  setTargets,
+  targetName,
+} from "./form.js";
 import { renderHistory, took } from "./history.js";
 import { watchRun } from "./stream.js";
 import { createTranscript } from "./transcript.js";
@@ -58,7 +69,8 @@ function show(runId, { prompt, agent, live }) {
 }
 
 function follow(e) {
-  if (e.type === "run.started") setStatus(`${e.agent} in ${e.cwd} (${e.mode})…`);
+  if (e.type === "run.started")
+    setStatus(`${e.agent} in ${e.cwd || "the login directory"}${e.on ? ` on ${targetName(e.on)}` : ""} (${e.mode})…`);
   if (e.type !== "run.finished") return;
   setLive(false);
   setStatus(`${e.status[0].toUpperCase()}${e.status.slice(1)} in ${took(e.durationMs)}`);
@@ -170,9 +182,11 @@ async function boot() {
   const { version, cwd } = await api("/version");
   $("version").textContent = `v${version}`;
   $("cwd").value = cwd;
-  const [{ agents }, { skills }] = await Promise.all([api("/agents"), api("/skills"), loadRuns()]);
+  const [{ agents }, { skills }, { targets }] = await Promise.all([api("/agents"), api("/skills"), api("/targets"), loadRuns()]);
   setAgents(agents);
   setSkills(skills);
+  setTargets(targets);
+  if (targets.length) loadRuns().catch(() => {}); // again, with the targets' names
   await agentChanged();
 }
 

@@ -1,10 +1,12 @@
-// The new-run form: agent, model (the agent's catalog, or any id typed in), effort, mode, skills,
-// working directory, prompt, and whom to compare with. `readForm` gives the request it describes,
+// The new-run form: agent, model (the agent's catalog, or any id typed in), effort, mode, where it runs
+// (this machine or a named target), skills, working directory, prompt, and whom to compare with. `readForm` gives the request it describes,
 // `fillForm` puts a past run's settings back.
 import { api } from "./api.js";
 
 const $ = (id) => document.getElementById(id);
 const agents = new Map();
+/** The server's named targets (GET /api/targets): name → its URL. */
+const targets = new Map();
 
 function option(value, text = value, extra = {}) {
   return Object.assign(document.createElement("option"), { value, textContent: text, ...extra });
@@ -66,9 +68,31 @@ export function offerSession(sessionId) {
   $("session").textContent = sessionId ?? "";
 }
 
+/** Adds "Where" to the form when the server has named targets: this machine, or one of them (sent by name). */
+export function setTargets(list) {
+  targets.clear();
+  for (const t of list) targets.set(t.name, t.on);
+  if (!list.length || $("target")) return;
+  const select = Object.assign(document.createElement("select"), { id: "target" });
+  select.append(option("", "this machine"), ...list.map((t) => option(t.name, `${t.name} (${t.on})`)));
+  // On a target the directory is the target's; left empty, its login directory.
+  select.addEventListener("change", () => ($("cwd").required = !select.value));
+  const label = document.createElement("label");
+  label.append("Where ", select);
+  $("mode").closest("label").after(label);
+}
+
+/** A target's name for its URL (a run's `on`), or the URL when no configured target has it. */
+export function targetName(on) {
+  for (const [name, url] of targets) if (url === on) return name;
+  return on;
+}
+
 /** The run the form describes, as POST /api/runs takes it. */
 export function readForm() {
   const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value.trim(), mode: $("mode").value };
+  if ($("target")?.value) body.target = $("target").value;
+  if (!body.cwd && body.target) delete body.cwd;
   const model = $("model").value.trim();
   if (model && model !== "default") body.model = model;
   if ($("effort").value) body.effort = $("effort").value;
@@ -98,6 +122,11 @@ export async function fillForm(request) {
   if (request.effort !== undefined) $("effort").value = request.effort;
   if (request.mode) $("mode").value = request.mode;
   if (request.cwd) $("cwd").value = request.cwd;
+  if ($("target")) {
+    const name = request.on ? targetName(request.on) : "";
+    $("target").value = targets.has(name) ? name : "";
+    $("cwd").required = !$("target").value;
+  }
   if (request.prompt !== undefined) $("prompt").value = request.prompt;
   const skills = new Set(request.skills ?? []);
   for (const opt of $("skills").options) opt.selected = skills.has(opt.value);

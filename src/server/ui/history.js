@@ -1,5 +1,7 @@
 // Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
 // button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
+import { targetName } from "./form.js";
+
 const $ = (id) => document.getElementById(id);
 
 function el(tag, props = {}, ...children) {
@@ -42,12 +44,18 @@ function entry(run, onOpen, current) {
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
     "button",
-    { type: "button", className: "run", title: `${run.prompt ?? ""}\n${run.cwd ?? ""}`, onclick: () => onOpen(run) },
+    {
+      type: "button",
+      className: "run",
+      title: `${run.prompt ?? ""}\n${run.on ? `${run.on} ` : ""}${run.cwd ?? ""}`,
+      onclick: () => onOpen(run),
+    },
     el(
       "span",
       { className: "run-head" },
       el("strong", { textContent: run.agent ?? "?" }),
       run.groupId && el("span", { className: "tag", textContent: "compare" }),
+      run.on && el("span", { className: "tag", textContent: `on ${targetName(run.on)}`, title: run.on }),
       el("span", { className: `badge ${run.status}`, textContent: run.status }),
     ),
     el("span", { className: "run-prompt", textContent: (run.prompt ?? "").slice(0, 80) || "(no prompt)" }),
