@@ -2,12 +2,23 @@ import { type Classification, type ClassifyContext, classifyStderr, defineAdapte
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
- * Amp (Sourcegraph; `@sourcegraph/amp` now installs `@ampcode/cli`). Headless is execute mode
- * with the prompt on stdin, as `amp --help` documents and the Amp SDK does. Amp runs the model on
- * its own server (AMP_URL), so it cannot be pointed at a model stub. Amp has no read-only flag:
- * its permissions live in settings files, so od offers no read-only mode. `--dangerously-allow-all`
- * is not in `amp --help` but the 0.0.1790142911 binary accepts it (an unknown flag is rejected with
- * "unknown option") and the Amp SDK passes it for `dangerouslyAllowAll`: full mode only.
+ * Amp (Sourcegraph; `@sourcegraph/amp` now installs `@ampcode/cli`, a native binary). Headless is
+ * execute mode with the prompt on stdin, as `amp --help` documents and the Amp SDK does. Amp has no
+ * read-only flag: its permissions live in settings files, so od offers no read-only mode.
+ * `--dangerously-allow-all` is not in `amp --help` but the binary accepts it (an unknown flag is
+ * rejected with "unknown option") and the Amp SDK passes it for `dangerouslyAllowAll`: full mode only.
+ *
+ * How it is proven: against the real `@sourcegraph/amp` 0.0.1790142911-g7618fb (pinned in
+ * test/live/clis-proven.ts) for detection (the version read from `@ampcode/cli`'s package.json), the
+ * missing login and cancel; every other flag below is in its `--help`. With no key Amp starts its
+ * login flow and waits for a code on stdin for good (od's prompt, with no final newline, never
+ * completes one): od stops the run at its "No API key found" line, AGENT_AUTH_REQUIRED, exit 4
+ * (fixture not-logged-in is its real stdout). Cancel is proven while it waits on its server (AMP_URL at a
+ * loopback server that never answers): exit 130, no process left. Its turns are from its documented
+ * output (the Amp SDK's StreamMessage): Amp cannot run a turn against a model stub, since the agent
+ * runs against Amp's own server API (AMP_URL moves it, but then Amp asks `/api/internal`
+ * getUserInfo, loadPlugins and loadSkills and creates the thread at `/api/thread-actors`), never
+ * against a model API, and that server needs an Amp account.
  */
 
 function classify({ stderrTail, events }: ClassifyContext): Classification | undefined {
@@ -35,7 +46,7 @@ export default defineAdapter({
   // and tool selection". Amp has no model flag; its modes are how a user picks the model.
   models: ["low", "medium", "high", "ultra"],
   efforts: [],
-  detect: { configDir: ".config/amp", auth: { envKeys: ["AMP_API_KEY"] } },
+  detect: { configDir: ".config/amp", npmPackage: "@ampcode/cli", auth: { envKeys: ["AMP_API_KEY"] } },
   capabilities: { streaming: true, resume: true, readOnly: false, skills: "prompt" },
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
@@ -50,6 +61,7 @@ export default defineAdapter({
     ],
     stdin: ctx.prompt,
   }),
-  protocol: defineLinesProtocol({ createState, parse }),
+  // Text lines: the parser reads the JSON records itself, and Amp's plain "No API key found" line (parse.ts).
+  protocol: defineLinesProtocol({ format: "text", createState, parse }),
   classify,
 });

@@ -8,6 +8,14 @@ import { AGENT, createState, parse } from "./parse.ts";
  * Permissions (`--permission-mode`, whose choices have no plan mode): read-only runs in `dont_ask`,
  * which denies every tool call that would need approval, and offers the model only the reading
  * tools (`--tools`); edit accepts file edits; full bypasses every check.
+ *
+ * How it is proven: against the real `@qoder-ai/qodercli` 1.1.52 (pinned in test/live/clis-proven.ts)
+ * for detection (the version read from its package.json), the missing login (AGENT_AUTH_REQUIRED,
+ * exit 4; fixture auth-failure is its real stdout with no account and no network) and cancel (during
+ * its login check: exit 130, no process left); every flag below is in its `--help`. Its turns are
+ * from its documented output (Claude Code's stream-json, the bundle's own schemas): no turn can run
+ * offline, since Qoder needs an account checked online (center.qoder.sh) before any model request,
+ * and custom model endpoints need that account too (its BYOK switch comes from Qoder's servers).
  */
 const MODE_ARGS = {
   "read-only": ["--permission-mode", "dont_ask", "--tools", "Read,Grep,Glob"],
@@ -24,6 +32,7 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   detect: {
     configDir: ".qoder",
+    npmPackage: "@qoder-ai/qodercli",
     timeoutMs: 10_000,
     auth: { envKeys: ["QODER_PERSONAL_ACCESS_TOKEN"] },
   },

@@ -6,6 +6,7 @@ import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { acpModes } from "./clis-acp-modes.ts";
 import { NEW_CLIS } from "./clis-new.ts";
+import { PROVEN_CLIS } from "./clis-proven.ts";
 
 export interface LiveCli {
   /** The od adapter id; a CLI whose id od does not know is listed as skipped. */
@@ -30,6 +31,8 @@ export interface LiveCli {
   loginHint: RegExp;
   /** The mode the scenarios run in, for a CLI od offers in full mode only (default: edit). */
   mode?: "full";
+  /** How long the CLI itself takes to report a rejected login (default 15 s): od stops at its first word. */
+  authReportedWithinMs?: number;
   /** Its sessions resume only through its vendor's servers: the resume scenario cannot run here, but runs are resumable. */
   resumesOnline?: boolean;
   /** The CLI's shell tool and its arguments for a command: edit mode must refuse it (scenarios-authority.ts). */
@@ -408,6 +411,7 @@ CLIS.push(
 );
 
 CLIS.push(...NEW_CLIS); // Droid and Continue (clis-new.ts)
+CLIS.push(...PROVEN_CLIS); // Qoder CLI and Amp up to their account servers (clis-proven.ts)
 
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
 export function cacheRoot(): string {
