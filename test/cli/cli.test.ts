@@ -409,7 +409,11 @@ describe.skipIf(process.platform !== "linux")("od serve (compiled)", () => {
         let out = "";
         while (!out.includes("\n")) out += new TextDecoder().decode((await reader.read()).value);
         const launch = out.match(/http:\/\/\S+/)![0];
-        expect((await fetch(launch)).status).toBe(200);
+        // The link sets the token cookie and redirects; with it, the page opens (a browser keeps the cookie, fetch does not).
+        const opened = await fetch(launch, { redirect: "manual" });
+        expect(opened.status).toBe(303);
+        const cookie = opened.headers.get("set-cookie")!.split(";")[0]!;
+        expect((await fetch(new URL("/", launch), { headers: { cookie } })).status).toBe(200);
         return { launch, p };
       } finally {
         p.kill();
