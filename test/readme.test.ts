@@ -8,7 +8,7 @@ import { ROOT } from "./helpers.ts";
 test("the README's agent table lists exactly the built-in adapters", () => {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
   const section = readme.slice(readme.indexOf("\n## Agents\n"), readme.indexOf("\n## Adapters and plugins\n"));
-  const listed = [...section.matchAll(/^\| `([a-z0-9-]+)` \|/gm)].map((m) => m[1]);
+  const listed = [...section.matchAll(/^\| `([a-z0-9-]+)` +\|/gm)].map((m) => m[1]);
   expect([...listed].sort()).toEqual([...builtinIds].sort());
   expect(new Set(listed).size).toBe(listed.length);
 });

@@ -76,4 +76,48 @@ export const NEW_CLIS: LiveCli[] = [
     },
     loginHint: /config\.yaml|cn login/,
   },
+  {
+    // The same droid binary over ACP. Its ACP server wants a Factory login even for a custom model: a made-up
+    // FACTORY_API_KEY passes (offline it is never checked). Custom models are listed as `custom:<name>-<n>`.
+    id: "droid-acp",
+    mode: "full", // od offers droid-acp read-only and full mode only (plugins/droid-acp.ts)
+    pkg: "@factory/cli-linux-x64",
+    version: "0.225.2",
+    bin: "droid",
+    binSubdir: join("node_modules", "@factory", "cli-linux-x64", "bin"),
+    writeTool: "Create",
+    setup: (stubUrl, home) => ({
+      ...droidSetup(stubUrl, home),
+      FACTORY_API_KEY: "fk-od-live-not-a-key",
+    }),
+    choice: { model: "Stub Other", expectModel: /^stub-other$/ },
+    shellTool: { name: "Execute", args: (command) => ({ command, riskLevel: "low", riskLevelReason: "writes a file" }) },
+    cannot: {
+      "stream-chunks": "droid's ACP server sends each message whole, in one agent_message_chunk",
+      usage: "droid's ACP server sends no usage_update and no usage in its prompt result",
+      "edit-denies-shell":
+        "od offers droid-acp no edit mode: Droid's permission requests name no path, and auto-low runs low-rated commands",
+    },
+    loginHint: /FACTORY_API_KEY|droid/,
+  },
+  {
+    // Every Qodo turn goes through Qodo's servers (api.ng.command.qodo.ai): the fresh HOME has no key, the case proven.
+    id: "qodo",
+    pkg: "@qodo/command",
+    version: "0.36.0",
+    bin: "qodo",
+    writeTool: "write_file",
+    setup: () => ({}),
+    choice: { model: "gpt-5.4", expectModel: /./ },
+    cannot: Object.fromEntries(
+      ["chat", "cancel", "tool-edit", "read-only", "read-only-pushy", "resume", "model-effort", "unknown-record", "skill", "thinking"].map(
+        (s) => [
+          s,
+          "qodo runs every turn through Qodo's account server (no key: exit 1 before any model request), so no turn reaches the stub",
+        ],
+      ),
+    ),
+    // cancel: test/adapters/qodo.test.ts cancels a hanging fake; the real CLI exits before the lane can cancel it.
+    loginHint: /qodo login|QODO_API_KEY/,
+  },
 ];

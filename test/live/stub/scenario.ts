@@ -44,6 +44,8 @@ export function findCwd(bodyText: string): string | undefined {
   const patterns = [
     /Primary working directory: ([^\n"\\<]+)/,
     /Current working directory: ([^\n"\\<]+)/,
+    // Droid gives its folder as the output of a `pwd` in its environment block.
+    /% pwd(?:\\n|\n)([^\n"\\<]+)/,
     /[Ww]orking directory: ([^\n"\\<]+)/,
     /<cwd>([^<]+)<\/cwd>/,
     /working in the directory: ([^\n"\\<]+)/,

@@ -1,0 +1,54 @@
+import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+
+/**
+ * Factory Droid over the Agent Client Protocol: `droid exec --output-format acp` (acpx's registry;
+ * `droid exec --help`: "-o, --output-format <format>", which takes `acp`). The same binary, config
+ * and skills as the `droid` adapter. Proven against 0.225.2 in the live lane, with a custom model
+ * (~/.factory/settings.json `customModels`) on the model stub: unlike `droid exec`, its ACP server
+ * answers session/new "Authentication required" without a Factory login or FACTORY_API_KEY, even
+ * for a custom model (the lane sets a made-up key, which offline is never checked).
+ *
+ * Modes. The session's `autonomy_level` option (normal "Auto (Off)", spec, auto-low, auto-medium,
+ * auto-high) is set before the prompt; the driver fails closed if Droid does not offer it. Tool
+ * flags on the command line (`--remove-tools`) do not reach an ACP session (checked live).
+ * - read-only: `spec` ("Build feature specs (read-only)"): Droid refuses its write tools itself
+ *   and asks before a command even the model rates low-risk (checked live), which od's read-only
+ *   policy denies;
+ * - full: `auto-high` ("Auto-approves all actions"), and od allows whatever is asked.
+ * No edit mode. In `normal` Droid asks before every edit and command, but its
+ * session/request_permission names no locations (only the tool_call update before it does), so od's
+ * policy cannot see an edit's path and denies it; `auto-low` runs commands the MODEL rates low-risk
+ * unasked (checked live: `printf … > file` ran). Either would be more, or less, than edit mode.
+ *
+ * Resume is session/load (the agent advertises loadSession): offline too, unlike `droid exec -s`
+ * (checked live). Each message comes whole (one agent_message_chunk) and no usage is reported.
+ */
+const AGENT = {
+  name: "Factory Droid (ACP)",
+  login: "run `droid` and sign in, or set FACTORY_API_KEY (a custom model takes its apiKey from ~/.factory/settings.json)",
+};
+const MODES = {
+  "read-only": { configId: "autonomy_level", value: "spec" },
+  full: { configId: "autonomy_level", value: "auto-high" },
+};
+
+export default defineAdapter({
+  id: "droid-acp",
+  ...AGENT,
+  homepage: "https://docs.factory.ai/cli/getting-started/overview",
+  install: "npm install -g @factory/cli",
+  bin: "droid",
+  // `droid --version` prints the bare version ("0.225.2").
+  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  detect: { configDir: ".factory", npmPackage: "@factory/cli", auth: { envKeys: ["FACTORY_API_KEY"] } },
+  // The session's `model` option lists Factory's models and the custom ones (`custom:<name>-<n>`); od selects over ACP.
+  models: [],
+  efforts: [],
+  // Images go as ACP image blocks (promptCapabilities.image); Droid loads .factory/skills/<name>/SKILL.md.
+  capabilities: { images: true, streaming: true, resume: true, readOnly: true, edit: false, relayApprovals: true, skills: "native" },
+  skillTarget: ".factory/skills",
+  prompt: { via: "protocol" },
+  invoke: () => ({ argv: ["exec", "--output-format", "acp"] }),
+  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
+  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+});
