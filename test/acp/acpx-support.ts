@@ -3,14 +3,21 @@
  * it with `--agent '<od acp command>'`, reading its `--format json` output (the wire, both ways).
  */
 import { existsSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
-import { ROOT } from "../helpers.ts";
 
-/** OD_ACPX, then the repo's node_modules (a devDependency), then the scratch install the bench uses. */
-export const ACPX = [process.env.OD_ACPX, join(ROOT, "node_modules/.bin/acpx"), "/opt/od-scratch/acpx/node_modules/.bin/acpx"].find(
-  (p): p is string => !!p && existsSync(p),
-);
-export const NO_ACPX = "acpx is not installed (npm install --save-dev acpx@0.19.1, or set OD_ACPX to its bin)";
+/**
+ * OD_ACPX, then the cache .ci/run installs it into (not a devDependency: its lock would need
+ * platform packages of @openclaw/fs-safe that this registry does not serve, which `npm ci` refuses),
+ * then the scratch install the bench uses.
+ */
+export const ACPX = [
+  process.env.OD_ACPX,
+  join(homedir(), ".cache", "od-acpx", "node_modules", ".bin", "acpx"),
+  "/opt/od-scratch/acpx/node_modules/.bin/acpx",
+].find((p): p is string => !!p && existsSync(p));
+export const NO_ACPX =
+  "acpx is not installed (npm install --prefix ~/.cache/od-acpx acpx@0.19.1, as .ci/run does, or set OD_ACPX to its bin)";
 
 export type Wire = { id?: number | string; method?: string; params?: any; result?: any; error?: any };
 
