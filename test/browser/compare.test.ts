@@ -58,6 +58,8 @@ function suite() {
   async function compare(width: keyof typeof WIDTHS, cwd: string, choose: (page: Page) => Promise<void>) {
     const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
     await page.locator("#compare").waitFor({ state: "visible" });
+    // The agents arrive after the page: Run before then submits a form with no agent (a busy machine showed it).
+    await page.locator("input[name=compare-agent]").first().waitFor({ state: "attached" });
     await page.fill("#cwd", cwd);
     await page.fill("#prompt", "write new.txt");
     await page.click("#compare > summary");
