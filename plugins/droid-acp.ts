@@ -14,11 +14,12 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * - read-only: `spec` ("Build feature specs (read-only)"): Droid refuses its write tools itself
  *   and asks before a command even the model rates low-risk (checked live), which od's read-only
  *   policy denies;
+ * - edit: `normal` ("Auto (Off)"): Droid asks before every edit and command, and od's policy answers
+ *   (edits inside the working directory, no commands). Its session/request_permission names no
+ *   path; the tool_call update just before it does, and od's ACP driver takes it from there (the
+ *   same call). `auto-low` is not used: it runs commands the MODEL rates low-risk unasked (checked
+ *   live: `printf … > file` ran);
  * - full: `auto-high` ("Auto-approves all actions"), and od allows whatever is asked.
- * No edit mode. In `normal` Droid asks before every edit and command, but its
- * session/request_permission names no locations (only the tool_call update before it does), so od's
- * policy cannot see an edit's path and denies it; `auto-low` runs commands the MODEL rates low-risk
- * unasked (checked live: `printf … > file` ran). Either would be more, or less, than edit mode.
  *
  * Resume is session/load (the agent advertises loadSession): offline too, unlike `droid exec -s`
  * (checked live). Each message comes whole (one agent_message_chunk) and no usage is reported.
@@ -29,6 +30,7 @@ const AGENT = {
 };
 const MODES = {
   "read-only": { configId: "autonomy_level", value: "spec" },
+  edit: { configId: "autonomy_level", value: "normal" },
   full: { configId: "autonomy_level", value: "auto-high" },
 };
 
@@ -45,7 +47,7 @@ export default defineAdapter({
   models: [],
   efforts: [],
   // Images go as ACP image blocks (promptCapabilities.image); Droid loads .factory/skills/<name>/SKILL.md.
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, edit: false, relayApprovals: true, skills: "native" },
+  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "native" },
   skillTarget: ".factory/skills",
   prompt: { via: "protocol" },
   invoke: () => ({ argv: ["exec", "--output-format", "acp"] }),

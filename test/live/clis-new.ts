@@ -80,7 +80,6 @@ export const NEW_CLIS: LiveCli[] = [
     // The same droid binary over ACP. Its ACP server wants a Factory login even for a custom model: a made-up
     // FACTORY_API_KEY passes (offline it is never checked). Custom models are listed as `custom:<name>-<n>`.
     id: "droid-acp",
-    mode: "full", // od offers droid-acp read-only and full mode only (plugins/droid-acp.ts)
     pkg: "@factory/cli-linux-x64",
     version: "0.225.2",
     bin: "droid",
@@ -91,12 +90,11 @@ export const NEW_CLIS: LiveCli[] = [
       FACTORY_API_KEY: "fk-od-live-not-a-key",
     }),
     choice: { model: "Stub Other", expectModel: /^stub-other$/ },
+    asksPermission: true,
     shellTool: { name: "Execute", args: (command) => ({ command, riskLevel: "low", riskLevelReason: "writes a file" }) },
     cannot: {
       "stream-chunks": "droid's ACP server sends each message whole, in one agent_message_chunk",
       usage: "droid's ACP server sends no usage_update and no usage in its prompt result",
-      "edit-denies-shell":
-        "od offers droid-acp no edit mode: Droid's permission requests name no path, and auto-low runs low-rated commands",
     },
     loginHint: /FACTORY_API_KEY|droid/,
   },

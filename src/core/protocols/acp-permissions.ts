@@ -28,11 +28,16 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     .map(asRecord)
     .filter((o): o is Rec => !!o);
   const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
+  // What the agent said about this call before it asked (its tool_call updates: kind, locations) fills
+  // in what the request leaves out (Droid names no path in it): the same call, so no wider authority.
+  const known = state.tools.get(str(toolCall.toolCallId) ?? "");
+  const kind = str(toolCall.kind) ?? known?.kind;
+  const paths = arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
   const ask: PermissionAsk = {
     id: String(id),
-    tool: str(toolCall.title) ?? str(toolCall.kind) ?? "tool",
-    kind: KINDS[str(toolCall.kind) ?? ""] ?? "other",
-    paths: arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []),
+    tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
+    kind: KINDS[kind ?? ""] ?? "other",
+    paths: paths.length ? paths : [...(known?.locations ?? [])],
     detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
     reply: (decision: Decision) => {

@@ -424,3 +424,28 @@ describe("ACP: a denied call is a tool call with a denied result", () => {
     expect(ofType(events, "tool.result").filter((r) => r.id === "sh-1")).toHaveLength(1);
   });
 });
+
+describe("ACP: a permission request that names no path", () => {
+  const bare = {
+    permission: {
+      toolCall: { toolCallId: "tc-1", title: "Create hello.txt" },
+      options: [
+        { optionId: "yes", name: "Allow", kind: "allow_once" },
+        { optionId: "no", name: "Reject", kind: "reject_once" },
+      ],
+    },
+  };
+
+  test("takes kind and path from the same call's earlier tool_call (Droid): inside the cwd, edit mode allows it", async () => {
+    await using tmp = tmpdir();
+    const inside = join(tmp.path, "hello.txt");
+    const fake = installFake(tmp.path, "fake-acp", { turn: [{ update: writeCall(inside) }, bare, chunk("ok")] }, FAKE_ACP);
+    const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path }, { registry, env: fake.env }));
+    expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
+  });
+
+  test("with nothing known about the call, it stays an edit that names no path: denied", async () => {
+    const { events } = await run({ turn: [bare, chunk("ok")] });
+    expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "policy" });
+  });
+});
