@@ -86,7 +86,7 @@ else
     beforeAll(async () => {
       fx = createFixture(process.env.OD_PROBE_EXE ?? "");
       comSpec = await wineComSpec();
-    });
+    }, 60_000); // the first Wine start (wineserver, the prefix) took over 5 s on a CI machine after the live lane
     afterAll(() => fx?.cleanup());
 
     test("dist/od.exe is a PE32+ x86-64 console program that runs on Bun's Windows runtime", async () => {
