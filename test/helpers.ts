@@ -38,6 +38,9 @@ export function installFake(dir: string, name: string, script: unknown, program 
     OD_HOME: join(dir, ".od"),
     FAKE_SCRIPT: scriptPath,
     FAKE_RECORD: recordPath,
+    // The fake's own files (its script, what it records) are in `dir`: the kernel sandbox lets it write there in
+    // every mode. Tests of the sandbox itself keep the places it must not write out of `dir`.
+    OD_SANDBOX_ALLOW: dir,
   };
   return {
     exe,

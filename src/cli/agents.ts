@@ -1,8 +1,10 @@
 import { loadRegistry } from "../builtins.ts";
 import { detectCached } from "../core/agents/detect-cache.ts";
+import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { detectOnTargetCached } from "../core/remote/detect-cache.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
 import { odCommand } from "./command.ts";
+import { supportLine } from "./sandbox.ts";
 import { printJson, table } from "./table.ts";
 
 export const refreshArg = { refresh: { type: "boolean", description: "Probe again instead of using the 24 h cache" } } as const;
@@ -41,5 +43,7 @@ export default odCommand({
     for (const d of detections)
       for (const p of d.problems)
         if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
+    // A target's kernel is not od's to hold; this machine's is said once, under the table.
+    if (!target) process.stderr.write(`${supportLine(sandboxSupport())}\n`);
   },
 });

@@ -6,8 +6,10 @@ import { PROBE_SLOW } from "../core/agents/detection.ts";
 import { liveCheck } from "../core/agents/live-check.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { odHome, pluginDirs } from "../core/os/paths.ts";
+import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
+import { supportLine } from "./sandbox.ts";
 import { printJson } from "./table.ts";
 
 interface Finding {
@@ -64,6 +66,12 @@ export default odCommand({
     for (const e of registry.errors)
       findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
     findings.push(dataDir());
+    const sandbox = sandboxSupport();
+    findings.push({
+      level: sandbox.kind === "none" || sandbox.reason ? "warn" : "ok",
+      what: supportLine(sandbox),
+      fix: sandbox.kind === "none" ? "Linux 5.13+ with Landlock enabled (and user namespaces for .git), or macOS" : undefined,
+    });
     // Ctrl-C cancels the live checks (each agent's whole process group), then the report says so;
     // a second one leaves at once (od's exit handler still stops the agents).
     const controller = new AbortController();
@@ -97,7 +105,7 @@ export default odCommand({
     }
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
-    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs() });
+    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox });
     process.stdout.write(findings.map(asText).join(""));
   },
 });

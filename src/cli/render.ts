@@ -9,6 +9,13 @@ export interface Sink {
  * Renders events for people: the assistant's text on stdout as it streams,
  * everything else (status, tools, errors, the closing summary) on stderr.
  */
+/** The header's word on the sandbox: what holds the mode besides the CLI's flags. */
+function held(sandbox: EventOf<"run.started">["sandbox"]): string {
+  if (sandbox?.kind === "landlock") return " · kernel sandbox: Landlock";
+  if (sandbox?.kind === "seatbelt") return " · kernel sandbox: Seatbelt";
+  return "";
+}
+
 export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { result?: boolean } = {}) {
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
@@ -37,7 +44,10 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
     switch (e.type) {
       case "run.started":
         started = true;
-        return note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd || "the login directory"}${e.on ? ` on ${e.on}` : ""}`));
+        note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd || "the login directory"}${e.on ? ` on ${e.on}` : ""}${held(e.sandbox)}`));
+        // The kernel not holding a mode it could be asked to hold is said, not hidden in the header.
+        if (e.sandbox?.note) note(dim(`od: ${e.sandbox.note}`));
+        return;
       case "text.delta": {
         // A sub-agent's words are progress of its tool call, not the answer.
         if (e.parent) return note(dim(`  ↳ ${clip(e.text, 200)}`));

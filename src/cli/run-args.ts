@@ -3,6 +3,7 @@ import { OdError } from "../core/errors.ts";
 import type { PlanView } from "../core/run/dry-run.ts";
 import type { RunRequest } from "../core/run/request.ts";
 import { log } from "./log.ts";
+import { sandboxArg } from "./sandbox.ts";
 
 /** `od run`'s options. */
 export const runArgs = {
@@ -69,6 +70,7 @@ export const runArgs = {
   result: { type: "boolean", description: "End with a summary: files changed (and the diff in a git repository), tool calls, error" },
   ask: { type: "boolean", description: "Ask on the terminal when the agent requests permission (else the mode's policy decides)" },
   "dry-run": { type: "boolean", description: "Print the argv, env keys and stdin it would use, and spawn nothing" },
+  ...sandboxArg,
 } satisfies ArgsDef;
 
 export type RunArgs = ParsedArgs<typeof runArgs>;
@@ -123,9 +125,20 @@ export function printPlan(plan: PlanView, json: boolean, label?: string): void {
     `cwd:   ${plan.cwd}`,
     `env:   ${plan.envKeys.join(", ") || "(inherited only)"}`,
     `stdin: ${plan.stdin === undefined ? "(none)" : JSON.stringify(plan.stdin)}`,
+    `sandbox: ${sandboxLine(plan.sandbox)}`,
   ];
   process.stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
   if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
+}
+
+/** The sandbox in one line: what holds the run, what it may write, what stays read-only, or why nothing does. */
+export function sandboxLine(s: PlanView["sandbox"]): string {
+  if (s.kind === "none") return s.note ? `none (${s.note})` : "none (full mode)";
+  if (s.kind === "in-process") return "od's own tools (in process)";
+  const parts = [`${s.kind}; writes: ${s.writable?.join(", ") ?? "-"}`];
+  if (s.readOnly?.length) parts.push(`read-only: ${s.readOnly.join(", ")}`);
+  if (s.note) parts.push(s.note);
+  return parts.join("; ");
 }
 
 export async function readPrompt(positionals: string[]): Promise<string> {

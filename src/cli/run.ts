@@ -18,6 +18,7 @@ import { runParallel } from "./parallel-run.ts";
 import { recorded } from "./record.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs, requestFrom, runArgs } from "./run-args.ts";
+import { applySandbox } from "./sandbox.ts";
 import { ttyBroker } from "./tty-broker.ts";
 
 export { repeated } from "./run-args.ts";
@@ -26,6 +27,7 @@ export default odCommand({
   meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
   args: runArgs,
   async run({ args, rawArgs }) {
+    applySandbox(args);
     const { base, attempts } = await requestFrom(args, rawArgs);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);

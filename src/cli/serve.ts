@@ -6,6 +6,7 @@ import { odCommand } from "./command.ts";
 import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";
 import { log } from "./log.ts";
 import { mcpArgs, mcpPolicy } from "./mcp.ts";
+import { applySandbox, sandboxArg } from "./sandbox.ts";
 
 export default odCommand({
   meta: { name: "serve", description: "Start the local server: web UI, JSON API and live run streams (SSE)" },
@@ -15,9 +16,11 @@ export default odCommand({
     "max-runs": { type: "string", default: "8", description: "Runs at once; more wait in a queue and say so" },
     open: { type: "boolean", description: "Open the UI in a browser" },
     ...mcpArgs,
+    ...sandboxArg,
   },
   async run({ args, rawArgs }) {
     const mcp = mcpPolicy(args, rawArgs); // a bad --root or --max-mode stops it before anything starts
+    applySandbox(args);
     execWithHeapBudget(SERVE_HEAP_BUDGET);
     const registry = await loadRegistry();
     for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);

@@ -44,6 +44,19 @@ const bodies = {
     mode: Mode,
     /** The target the agent runs on (`ssh://…`, `docker://…`); absent on this machine. */
     on: z.string().optional(),
+    /**
+     * What holds the mode besides the CLI's own flags: the kernel (`landlock`, `seatbelt`) with the
+     * paths the agent may write and those kept read-only, od's own tools (`in-process`), or nothing
+     * (`none`: full mode, or `note` says why). Absent from runs recorded before it existed.
+     */
+    sandbox: z
+      .object({
+        kind: z.enum(["landlock", "seatbelt", "in-process", "none"]),
+        writable: z.array(z.string()).optional(),
+        readOnly: z.array(z.string()).optional(),
+        note: z.string().optional(),
+      })
+      .optional(),
   },
   /** `resumable: false`: the agent said this session cannot be loaded again (an ACP agent without loadSession). */
   session: { sessionId: z.string(), model: z.string().optional(), resumable: z.boolean().optional() },

@@ -14,6 +14,8 @@
  *   {"ignore": "SIGINT"}       ignore a signal           {"exit": code}         exit now
  *   {"ifStdin": "text", "then": [...], "else": [...]}   branch on what was read from stdin so far
  *   {"touch": "name"}          create a file in the working directory (an agent that writes)
+ *   {"sh": "command"}          run a shell command and wait (an agent that ignores its flags and writes with the
+ *                              shell); its exit status and stderr are recorded in `sh`
  *   {"firstTime": "marker", "then": [...], "else": [...]}   "then" on the first run only (the marker file remembers)
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
@@ -23,7 +25,13 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs
 
 type Step = Record<string, unknown>;
 const steps: Step[] = process.env.FAKE_SCRIPT ? JSON.parse(readFileSync(process.env.FAKE_SCRIPT, "utf8")) : [];
-const record = { argv: process.argv.slice(2), cwd: process.cwd(), pid: process.pid, stdin: [] as string[] };
+const record = {
+  argv: process.argv.slice(2),
+  cwd: process.cwd(),
+  pid: process.pid,
+  stdin: [] as string[],
+  sh: [] as Array<{ command: string; code: number | null; stderr: string }>,
+};
 const save = () => process.env.FAKE_RECORD && writeFileSync(process.env.FAKE_RECORD, JSON.stringify(record));
 const out = (text: string) => process.stdout.write(text);
 
@@ -94,7 +102,11 @@ async function runStep(step: Step): Promise<void> {
     if (first) writeFileSync(marker, "");
     await runSteps(((first ? step.then : step.else) ?? []) as Step[]);
   } else if ("touch" in step) writeFileSync(String(step.touch), "written by the fake agent\n");
-  else if ("ifStdin" in step)
+  else if ("sh" in step) {
+    const run = Bun.spawnSync(["sh", "-c", String(step.sh)], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+    record.sh.push({ command: String(step.sh), code: run.exitCode, stderr: run.stderr.toString() });
+    save();
+  } else if ("ifStdin" in step)
     await runSteps(((record.stdin.join("\n").includes(String(step.ifStdin)) ? step.then : step.else) ?? []) as Step[]);
 }
 

@@ -164,6 +164,13 @@ export const AdapterSchema = z
         parse: fn<(output: string) => string | undefined>("version.parse").optional(),
       })
       .default({ args: ["--version"] }),
+    /**
+     * Where the CLI keeps its own state (config, sessions, logs, caches), relative to HOME, absolute,
+     * or `{VAR:-fallback}/…`; a folder ends with "/" (made when missing, as the CLI would make it).
+     * In read-only and edit mode these, the working directory (edit) and a private temp folder are
+     * the only places the kernel sandbox lets the agent write.
+     */
+    state: z.array(z.string().min(1)).default([]),
     /** How `od agents` / `od doctor` probe the CLI; every part optional, every probe time-bounded. */
     detect: DetectSchema.default({}),
     /** Documented model ids or aliases; `default` (no model flag) is always allowed. */
@@ -176,8 +183,9 @@ export const AdapterSchema = z
       streaming: z.boolean(),
       resume: z.boolean(),
       images: z.boolean().default(false),
+      /** The CLI has a read-only flag or session mode of its own; without one, read-only is held by the kernel sandbox alone (refused where there is none). */
       readOnly: z.boolean(),
-      /** Edit mode can hold the CLI to file edits; false when headless it runs every tool unasked (then od runs it in full mode only). */
+      /** Edit mode can hold the CLI to file edits by its own flags; false when headless it runs every tool unasked (then only the kernel sandbox holds edit mode, and without one od runs it in full mode only). */
       edit: z.boolean().default(true),
       relayApprovals: z.boolean().default(false),
       /** The CLI selects a role definition by a flag of its own (Claude's --agent). */

@@ -9,6 +9,7 @@ import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
 import { confirmReady, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
+import { sandboxView } from "./sandbox.ts";
 import { type StopReason, Supervisor } from "./supervise.ts";
 
 /** How an attempt ended, as the stages learn it. */
@@ -102,6 +103,7 @@ function started(plan: Plan, argv: string[], prompt: string): OdEventBody {
     effort: request.effort,
     mode: request.mode,
     ...(plan.target ? { on: formatTarget(plan.target) } : {}),
+    sandbox: sandboxView(plan.sandbox.sandbox),
   };
 }
 

@@ -5,27 +5,31 @@ import { catalogRefusal } from "../agents/catalog-check.ts";
 import type { Detection } from "../agents/detection.ts";
 import type { Registry } from "../agents/registry.ts";
 import { OdError } from "../errors.ts";
+import type { Sandbox } from "../os/sandbox/choose.ts";
 import { loadSkills, type Skill } from "../skills/catalog.ts";
 import { type ImageInput, loadImages } from "./images.ts";
 import type { Env, RunOptions, ValidRequest } from "./request.ts";
 
 /** What the adapter cannot do for this request, refused before anything starts, in the order a user would fix it. */
-export function checkRequest(adapter: Adapter, request: ValidRequest, registry: Registry): void {
+export function checkRequest(adapter: Adapter, request: ValidRequest, registry: Registry, sandbox: Sandbox): void {
   checkEffort(adapter, request.effort);
   // On a target the directory is the target's: it is checked there, by the wrapper's `cd`.
   if (!request.on && !isDirectory(request.cwd))
     throw new OdError("INVALID_REQUEST", `Working directory does not exist: ${request.cwd}`, "Pass an existing directory with --cwd.");
-  if (request.mode === "read-only" && !adapter.capabilities.readOnly)
+  // A CLI without a flag of its own for the mode is held by the kernel alone: refused where there is none.
+  const kernel = sandbox.kind === "landlock" || sandbox.kind === "seatbelt";
+  const without = `the kernel sandbox cannot hold it here${sandbox.note ? ` (${sandbox.note.replace(/: only the CLI's own flags hold the mode$/, "")})` : ""}`;
+  if (request.mode === "read-only" && !adapter.capabilities.readOnly && !kernel)
     throw new OdError(
       "INVALID_REQUEST",
-      `${adapter.name} has no read-only mode od can enforce`,
-      `Use --mode ${adapter.capabilities.edit ? "edit" : "full"}, or pick an agent with a read-only mode.`,
+      `${adapter.name} has no read-only mode of its own, and ${without}`,
+      `Use --mode ${adapter.capabilities.edit ? "edit" : "full"}, pick an agent with a read-only mode, or run where Landlock is available (Linux 5.13+).`,
     );
-  if (request.mode === "edit" && !adapter.capabilities.edit)
+  if (request.mode === "edit" && !adapter.capabilities.edit && !kernel)
     throw new OdError(
       "INVALID_REQUEST",
-      `${adapter.name} cannot be held to edits: headless, it runs every tool without asking`,
-      "Use --mode full if that is what you want, or pick another agent.",
+      `${adapter.name} cannot be held to edits by its own flags (headless, it runs every tool without asking), and ${without}`,
+      "Use --mode full if that is what you want, pick another agent, or run where Landlock is available (Linux 5.13+).",
     );
   if (request.resume && !adapter.capabilities.resume)
     throw new OdError("INVALID_REQUEST", `${adapter.name} cannot resume a session through od`, "Start a new run without --resume.");

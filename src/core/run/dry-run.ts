@@ -1,4 +1,6 @@
+import type { BodyOf } from "../events.ts";
 import { driverContext, type Plan } from "./plan.ts";
+import { sandboxView } from "./sandbox.ts";
 
 /** What `--dry-run` prints: what a run of this plan would spawn, without spawning. */
 export interface PlanView {
@@ -15,6 +17,8 @@ export interface PlanView {
   stdin?: string;
   /** For CLIs that read the prompt from a file: where it would be written, and what. */
   promptFile?: { path: string; content: string };
+  /** What would hold the mode besides the CLI's flags (as run.started says it). */
+  sandbox: NonNullable<BodyOf<"run.started">["sandbox"]>;
 }
 
 export function viewPlan(plan: Plan): PlanView {
@@ -32,5 +36,6 @@ export function viewPlan(plan: Plan): PlanView {
     envKeys: Object.keys(invocation.env ?? {}),
     stdin: driver.keepStdinOpen ? opening.map((m) => JSON.stringify(m)).join("\n") : invocation.stdin,
     ...(plan.promptFile ? { promptFile: { path: plan.promptFile, content: plan.composed } } : {}),
+    sandbox: sandboxView(plan.sandbox.sandbox),
   };
 }

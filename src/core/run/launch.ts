@@ -3,6 +3,7 @@ import { startLoop, type Transport } from "../loops/index.ts";
 import type { LoopSettings } from "../loops/transport.ts";
 import { AgentProcess } from "../os/process.ts";
 import { RUN_MARKER } from "../os/reap.ts";
+import { prepareSandbox, tmpEnv } from "../os/sandbox/wrap.ts";
 import { controlDir } from "../remote/control-dir.ts";
 import { RemoteProcess } from "../remote/transport.ts";
 import type { Plan } from "./plan.ts";
@@ -11,14 +12,27 @@ import type { ValidRequest } from "./request.ts";
 /** How a planned run is started: where the agent runs and how its output comes back. */
 type Launcher = (plan: Plan, invocation: Invocation, runId: string) => Transport;
 
-/** A CLI on this machine: spawned without a shell, in its own process group, the prompt on stdin (or framed by its driver). */
+/**
+ * A CLI on this machine: spawned without a shell, in its own process group, the prompt on stdin (or
+ * framed by its driver); under the kernel sandbox of its mode where the machine has one, with its
+ * temp files in a private folder removed when it ends.
+ */
 const spawnLocal: Launcher = (plan, invocation, runId) => {
-  return new AgentProcess({
-    cmd: [plan.bin, ...invocation.argv],
-    cwd: plan.request.cwd,
-    env: { ...plan.env, ...invocation.env, [RUN_MARKER]: runId },
-    stdin: plan.driver.keepStdinOpen ? "pipe" : invocation.stdin,
-  });
+  const { sandbox, tmp, stateDirs } = plan.sandbox;
+  const prepared = prepareSandbox(sandbox, [plan.bin, ...invocation.argv], tmp, stateDirs);
+  try {
+    const agent = new AgentProcess({
+      cmd: prepared.cmd,
+      cwd: plan.request.cwd,
+      env: { ...plan.env, ...invocation.env, ...(tmp && sandbox.policy ? tmpEnv(tmp) : {}), [RUN_MARKER]: runId },
+      stdin: plan.driver.keepStdinOpen ? "pipe" : invocation.stdin,
+    });
+    agent.exited.finally(prepared.cleanup);
+    return agent;
+  } catch (err) {
+    prepared.cleanup();
+    throw err;
+  }
 };
 
 /** What od's own loop is told of the request: typed, not flags it would parse back. */

@@ -19,6 +19,7 @@ import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.t
 import type { ImageInput } from "./images.ts";
 import { remoteAdapter, remoteTarget } from "./remote-plan.ts";
 import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
+import { planSandbox, type SandboxPlan } from "./sandbox.ts";
 
 /**
  * Everything decided before anything is written or spawned: the adapter, the
@@ -46,6 +47,8 @@ export interface Plan {
   promptFile?: string;
   invocation: Invocation;
   env: Env;
+  /** What holds the mode besides the CLI's flags (the kernel, where it can), and what it lets the agent write. */
+  sandbox: SandboxPlan;
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
@@ -69,7 +72,8 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   const cwd = target ? (parsed.data.cwd ?? "") : resolve(parsed.data.cwd ?? process.cwd());
   const request: ValidRequest = { ...parsed.data, cwd };
   if (request.model === "default") request.model = undefined;
-  checkRequest(adapter, request, registry);
+  const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox });
+  checkRequest(adapter, request, registry, sandbox.sandbox);
   // What detection last saw (cached; nothing is probed here): the CLI's flags. A named model
   // is checked against the catalog: the cached one, else fetched once (bounded) and cached.
   // This machine's detection says nothing about a target's CLI.
@@ -103,6 +107,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     driver: driverFor(adapter, entry.source),
     promptFile: adapter.prompt.via === "file" ? plannedPromptFile() : undefined,
     env,
+    sandbox,
   };
   return { ...plan, invocation: invocationFor(plan, composed, opts.platform) };
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Registry } from "../agents/registry.ts";
 import { Mode } from "../events.ts";
 import type { Ladder } from "../os/process-group.ts";
+import type { SandboxSetting } from "../os/sandbox/choose.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { Broker } from "./permissions.ts";
 import type { Slots } from "./slots.ts";
@@ -67,6 +68,8 @@ export interface RunOptions {
   brokerTimeoutMs?: number;
   /** Overrides the driver's stage watchdog (no output for this long ends the run). */
   idleTimeoutMs?: number;
+  /** Whether the kernel holds the mode: `auto` (default: `$OD_SANDBOX`, else auto), `require`, `off`. The surface's setting, never the request's. */
+  sandbox?: SandboxSetting;
   /** The skills to choose from, or how to load them when the request names any (default: the user's skill folders). */
   skills?: SkillCatalog | (() => Promise<SkillCatalog>);
 }

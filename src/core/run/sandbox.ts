@@ -1,0 +1,84 @@
+import { homedir } from "node:os";
+import { delimiter, isAbsolute } from "node:path";
+import type { Adapter } from "../agents/adapter.ts";
+import { homePath } from "../agents/auth-on-disk.ts";
+import { OdError } from "../errors.ts";
+import type { BodyOf } from "../events.ts";
+import { chooseSandbox, type Sandbox, SandboxSetting, type Support, sandboxSupport } from "../os/sandbox/choose.ts";
+import { policyFor } from "../os/sandbox/policy.ts";
+import { plannedTmp } from "../os/sandbox/wrap.ts";
+import type { Env, ValidRequest } from "./request.ts";
+
+/** A run's sandbox as planned: what holds it, its private temp folder, and the CLI's state folders to make. */
+export interface SandboxPlan {
+  sandbox: Sandbox;
+  /** The private temp folder (made at launch) when the kernel holds the run. */
+  tmp?: string;
+  /** The CLI's state folders, made at launch when missing. */
+  stateDirs: string[];
+}
+
+export interface SandboxPlanInput {
+  adapter: Adapter;
+  request: ValidRequest;
+  env: Env;
+  /** The surface's setting; else `$OD_SANDBOX`; else auto. */
+  setting?: SandboxSetting;
+  /** Tests give the machine's support instead of probing it. */
+  support?: () => Support;
+}
+
+/** The sandbox a run gets; throws SANDBOX_UNAVAILABLE under `require` where the kernel cannot hold the run. */
+export function planSandbox(input: SandboxPlanInput): SandboxPlan {
+  const { adapter, request, env } = input;
+  const setting = input.setting ?? settingFromEnv(env);
+  const where = adapter.protocol.kind === "loop" ? "in-process" : request.on ? { target: request.on } : "here";
+  const local = where === "here" && request.mode !== "full" && setting !== "off";
+  const tmp = local ? plannedTmp(crypto.randomUUID()) : undefined;
+  const state = stateOf(adapter, env);
+  const policy = tmp ? policyFor({ mode: request.mode, cwd: request.cwd, state: state.paths, tmp, allow: allowOf(env) }) : undefined;
+  const sandbox = chooseSandbox({
+    setting,
+    mode: request.mode,
+    where,
+    policy,
+    support: input.support ?? (() => sandboxSupport()),
+  });
+  return sandbox.policy ? { sandbox, tmp, stateDirs: state.dirs } : { sandbox, stateDirs: [] };
+}
+
+/** The sandbox as the run's header (run.started) and --dry-run show it. */
+export function sandboxView({ kind, policy, note }: Sandbox): NonNullable<BodyOf<"run.started">["sandbox"]> {
+  return { kind, ...(policy ? { writable: policy.writable, readOnly: policy.readOnly } : {}), ...(note ? { note } : {}) };
+}
+
+/** `$OD_SANDBOX` (auto, require or off); another value is a usage error, not a silent default. */
+export function settingFromEnv(env: Env): SandboxSetting {
+  const raw = env.OD_SANDBOX;
+  if (!raw) return "auto";
+  const parsed = SandboxSetting.safeParse(raw);
+  if (!parsed.success) throw new OdError("INVALID_REQUEST", `OD_SANDBOX must be auto, require or off, not "${raw}"`);
+  return parsed.data;
+}
+
+/** The CLI's state paths for this user, and which of them are folders. */
+export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: string[] } {
+  const home = env.HOME || homedir();
+  const paths: string[] = [];
+  const dirs: string[] = [];
+  for (const spec of adapter.state) {
+    const path = homePath(spec.replace(/\/+$/, ""), env, home);
+    if (!path) continue;
+    paths.push(path);
+    if (spec.endsWith("/")) dirs.push(path);
+  }
+  return { paths, dirs };
+}
+
+/** `$OD_SANDBOX_ALLOW`: absolute folders, separated as PATH is, the user lets every agent write. */
+export function allowOf(env: Env): string[] {
+  const list = (env.OD_SANDBOX_ALLOW ?? "").split(delimiter).filter(Boolean);
+  const relative = list.find((p) => !isAbsolute(p));
+  if (relative) throw new OdError("INVALID_REQUEST", `OD_SANDBOX_ALLOW takes absolute paths, not "${relative}"`);
+  return list;
+}

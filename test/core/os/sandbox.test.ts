@@ -1,0 +1,100 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { sandboxSupport } from "../../../src/core/os/sandbox/choose.ts";
+import { defineAdapter } from "../../../src/plugin.ts";
+import { collect, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
+import { fakeAdapter } from "../../support/fake-adapter.ts";
+import { runAgent } from "../../support/run.ts";
+
+/**
+ * The kernel holds the mode, whatever the CLI does with its own flags: a fake CLI that ignores
+ * them and writes with the shell (`sh -c 'printf … > …'`) writes only where its mode allows.
+ */
+const support = sandboxSupport();
+const held = support.kind === "landlock" && support.protect === true;
+
+/** The fake as a CLI with state of its own: `~/.fakecli/`. */
+const stateful = defineAdapter({ ...fakeAdapter, state: [".fakecli/"] });
+const registry = createRegistry([stateful]);
+
+/** A user's machine: a home, a repository to work in (with its .git), a folder beside it. */
+async function scene(mode: "read-only" | "edit" | "full", env: Record<string, string> = {}) {
+  await using fakeDir = tmpdir(); // the fake's own script and record: allowed, as in every test
+  await using place = tmpdir();
+  const home = join(place.path, "home");
+  const work = join(place.path, "work");
+  const outside = join(place.path, "outside");
+  for (const dir of [home, work, outside, join(work, ".git")]) mkdirSync(dir, { recursive: true });
+  writeFileSync(join(work, ".git", "config"), "[core]\n\tbare = false\n");
+  const writes = {
+    cwd: join(work, "in-cwd.txt"),
+    gitConfig: join(work, ".git", "config"),
+    gitHook: join(work, ".git", "hooks-post-checkout"),
+    outside: join(outside, "leak.txt"),
+    home: join(home, "leak.txt"),
+    state: join(home, ".fakecli", "session.json"),
+    tmp: "$TMPDIR/scratch.txt",
+  };
+  const script = [
+    ...Object.values(writes).map((path) => ({ sh: `mkdir -p "$(dirname "${path}")"; printf agent >> "${path}"` })),
+    { sh: 'printf "%s" "$TMPDIR" > "$FAKE_RECORD.tmpdir"' },
+    { read: "all" },
+    { stdout: { t: "text", v: "done" } },
+  ];
+  const fake = installFake(fakeDir.path, "fake-agent", script);
+  const events = await collect(
+    runAgent({ agent: "fake", prompt: "write everywhere", cwd: work, mode }, { registry, env: { ...fake.env, HOME: home, ...env } }),
+  );
+  const wrote = (path: string) => existsSync(path) && readFileSync(path, "utf8").includes("agent");
+  const tmpUsed = readFileSync(join(fakeDir.path, "fake-agent.record.json.tmpdir"), "utf8");
+  return {
+    events,
+    started: ofType(events, "run.started")[0]!,
+    wrote: {
+      cwd: wrote(writes.cwd),
+      gitConfig: wrote(writes.gitConfig),
+      gitHook: existsSync(writes.gitHook),
+      outside: wrote(writes.outside),
+      home: wrote(writes.home),
+      state: wrote(writes.state),
+    },
+    tmpUsed,
+    tmpLeft: tmpUsed !== "" && existsSync(tmpUsed),
+    sh: fake.recorded() as unknown as { sh: Array<{ code: number; stderr: string }> },
+  };
+}
+
+describe.skipIf(!held)(`the kernel holds the mode (${support.kind}${support.reason ? `: ${support.reason}` : ""})`, () => {
+  test("read-only: nothing is written but the CLI's own state and its private temp folder", async () => {
+    const s = await scene("read-only");
+    expect(s.started.sandbox).toMatchObject({ kind: "landlock" });
+    expect(s.wrote).toEqual({ cwd: false, gitConfig: false, gitHook: false, outside: false, home: false, state: true });
+    // The refusals are the agent's to see: its shell said so, and it went on.
+    expect(s.sh.sh.filter((r) => r.code !== 0).map((r) => r.stderr)).toEqual(
+      Array.from({ length: 5 }, () => expect.stringContaining("Permission denied")),
+    );
+    expect(s.tmpUsed).toMatch(/od-run-/);
+    expect(s.tmpLeft).toBe(false); // removed when the agent ended
+    expect(finished(s.events).status).toBe("succeeded");
+  });
+
+  test("edit: the working directory, never its .git, never a folder outside", async () => {
+    const s = await scene("edit");
+    expect(s.wrote).toEqual({ cwd: true, gitConfig: false, gitHook: false, outside: false, home: false, state: true });
+    expect(s.started.sandbox?.readOnly).toEqual([expect.stringMatching(/work\/\.git$/)]);
+  });
+
+  test("full: not sandboxed, as asked", async () => {
+    const s = await scene("full");
+    expect(s.started.sandbox).toEqual({ kind: "none" });
+    expect(s.wrote).toEqual({ cwd: true, gitConfig: true, gitHook: true, outside: true, home: true, state: true });
+  });
+
+  test("--sandbox off (OD_SANDBOX=off): only the CLI's flags hold the mode, and the header says so", async () => {
+    const s = await scene("read-only", { OD_SANDBOX: "off" });
+    expect(s.started.sandbox).toMatchObject({ kind: "none", note: expect.stringContaining("--sandbox off") });
+    expect(s.wrote.outside).toBe(true);
+  });
+});
