@@ -15,9 +15,9 @@ const invoke = (id: string, over: Partial<Parameters<Adapter["invoke"]>[0]> = {}
   adapter(id).invoke({ prompt: "x", cwd: "/work/project", mode: "edit", bin: id, ...over });
 
 describe("authority", () => {
-  test("kimi runs every tool unasked when headless: it is offered in full mode only", async () => {
+  test("kimi runs every tool unasked when headless: without the kernel sandbox it is offered in full mode only", async () => {
     await using tmp = tmpdir();
-    const env = { HOME: tmp.path, OD_HOME: `${tmp.path}/.od`, PATH: "/usr/bin:/bin" };
+    const env = { HOME: tmp.path, OD_HOME: `${tmp.path}/.od`, PATH: "/usr/bin:/bin", OD_SANDBOX: "off" };
     for (const mode of ["edit", "read-only"] as const) {
       const events = await collect(runAgent({ agent: "kimi", prompt: "x", cwd: tmp.path, mode }, { registry, env }));
       expect(ofType(events, "error")[0]).toMatchObject({ code: "INVALID_REQUEST" });

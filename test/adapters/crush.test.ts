@@ -70,13 +70,14 @@ describe("crush: modes and runs against the fake", () => {
   });
 
   for (const mode of ["read-only", "edit"] as const)
-    test(`${mode} is refused before anything starts: headless, Crush approves every tool`, async () => {
+    test(`${mode} without the kernel sandbox is refused before anything starts: headless, Crush approves every tool`, async () => {
       await using tmp = tmpdir();
       const fake = installFake(tmp.path, "crush", [{ raw: "should not run\n" }]);
       let events: Awaited<ReturnType<typeof collect>> = [];
       let thrown: unknown;
       try {
-        events = await collect(runAgent({ agent: "crush", prompt: "x", cwd: tmp.path, mode }, { registry, env: fake.env }));
+        const env = { ...fake.env, OD_SANDBOX: "off" }; // with the kernel, test/adapters/kernel-modes.test.ts
+        events = await collect(runAgent({ agent: "crush", prompt: "x", cwd: tmp.path, mode }, { registry, env }));
       } catch (err) {
         thrown = err;
       }

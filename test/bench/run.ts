@@ -11,7 +11,7 @@
  *   bun run bench -- --only parse,scale
  *
  * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs;
- * skipped with a note when its cache lacks them). Needs dist/od (`npm run build`; built here when missing);
+ * skipped with a note when its cache lacks them), sandbox (the kernel sandbox's cost per spawn). Needs dist/od (`npm run build`; built here when missing);
  * OD_BENCH_OD=/path/to/od measures another build instead (a proposed fix, side by side).
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -25,6 +25,7 @@ import { OD } from "./fakes.ts";
 import { benchLatency } from "./latency.bench.ts";
 import { benchParse } from "./parse.bench.ts";
 import { benchRealDetect } from "./real-detect.bench.ts";
+import { benchSandbox } from "./sandbox.bench.ts";
 import { benchScale } from "./scale.bench.ts";
 import { benchStartup } from "./startup.bench.ts";
 import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
@@ -52,6 +53,7 @@ const sections: Array<[string, () => Promise<Figure[]>]> = [
   ["scale", () => benchScale({ ns: [1, 8, 32, 128], events: 10_000, reps: (n) => (quick ? 1 : n >= 128 ? 2 : 3) })],
   ["acp", () => benchAcp({ reps: quick ? 2 : 5, updates: 2000 })],
   ["real-detect", () => benchRealDetect({ reps: quick ? 1 : 3, burners: 2 })],
+  ["sandbox", () => benchSandbox({ reps: quick ? 20 : 60, warmup: 5 })],
 ];
 
 const m = machine();

@@ -7,6 +7,7 @@
  *     "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
+ *   | {"sh": "command"} (an agent that ignores its mode and writes with the shell; the exit status is recorded)
  * Everything received is appended to $FAKE_RECORD as JSON lines.
  */
 import { appendFileSync, readFileSync } from "node:fs";
@@ -27,7 +28,10 @@ async function turn(id: number) {
     else if (step.sleep) await Bun.sleep(step.sleep);
     else if (step.hang) await new Promise(() => setInterval(() => {}, 1 << 30));
     else if (step.crash !== undefined) process.exit(step.crash);
-    else if (step.promptError) return send({ id, error: step.promptError });
+    else if (step.sh) {
+      const run = Bun.spawnSync(["sh", "-c", step.sh], { stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+      record({ sh: step.sh, code: run.exitCode, stderr: run.stderr.toString() });
+    } else if (step.promptError) return send({ id, error: step.promptError });
     else if (step.permission || step.request) {
       const rid = `req-${nextId++}`;
       const answer = new Promise<Msg>((resolve) => waiting.set(rid, resolve));

@@ -14,6 +14,7 @@ const QODER_CANNOT: Partial<Record<string, string>> = {
       "tool-edit",
       "read-only",
       "read-only-pushy",
+      "read-only-kernel",
       "resume",
       "model-effort",
       "unknown-record",

@@ -6,7 +6,18 @@ import type { LiveCli } from "./clis.ts";
 
 /** Every scenario that needs a model turn, with the one reason the CLI cannot run it here. */
 function noTurns(reason: string, extra: Partial<Record<string, string>> = {}): Partial<Record<string, string>> {
-  const turns = ["chat", "tool-edit", "read-only", "read-only-pushy", "resume", "model-effort", "unknown-record", "skill", "thinking"];
+  const turns = [
+    "chat",
+    "tool-edit",
+    "read-only",
+    "read-only-pushy",
+    "read-only-kernel",
+    "resume",
+    "model-effort",
+    "unknown-record",
+    "skill",
+    "thinking",
+  ];
   return { ...Object.fromEntries(turns.map((name) => [name, reason])), ...extra };
 }
 

@@ -237,7 +237,7 @@ export const CLIS: LiveCli[] = [
   },
   {
     id: "kimi",
-    mode: "full", // headless Kimi runs every tool unasked: od refuses it edit mode
+    // Headless Kimi runs every tool unasked: its read-only and edit modes are the kernel sandbox's alone.
     pkg: "@moonshot-ai/kimi-code",
     version: "2.1.0",
     bin: "kimi",
@@ -278,8 +278,7 @@ export const CLIS: LiveCli[] = [
       "stream-chunks": "kimi's stream-json gives each message whole",
       usage: "kimi's stream-json carries no token usage",
       thinking: "kimi's stream-json never writes thinking",
-      "read-only": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",
-      "read-only-pushy": "kimi -p always runs with auto permissions and rejects --plan, so od offers no read-only mode",
+      "read-only-pushy": "kimi -p always runs with auto permissions and offers its write tool anyway: read-only-kernel is the case",
     },
     loginHint: /kimi login|\/login/,
   },

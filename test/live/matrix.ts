@@ -118,6 +118,33 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     },
   );
 
+  // The kernel alone: the CLI's own flags are those of a full run (OD_TEST_CLI_MODE, honoured only where
+  // the kernel holds the run), so the CLI offers and runs its write tool, and the kernel must refuse it.
+  scenario(
+    cli,
+    "read-only-kernel",
+    { kind: "tool-write", file: "hello.txt", content: hello, finalText: "OD_LIVE_NOT_WRITTEN" },
+    async (fx) => {
+      const env = { ...fx.env, OD_TEST_CLI_MODE: "full" };
+      const before = snapshot(fx.home);
+      const r = await runOd([...base(fx), "--mode", "read-only", "Create hello.txt with a greeting"], { env, cwd: fx.work });
+      checkRun(r);
+      expect(r.of("run.started")[0]?.sandbox?.kind, "the kernel holds the run").toBe("landlock");
+      expect(
+        turns(fx.stub).map((t) => t.answered),
+        "the model asked to write",
+      ).toContain(`tool:${cli.writeTool}`);
+      expect(readdirSync(fx.work), "nothing may be written in read-only mode").toEqual([]);
+      const leaked = Object.keys(snapshot(fx.home)).filter((f) => !(f in before) && /hello\.txt$/.test(f));
+      expect(leaked, "nor anywhere else in HOME").toEqual([]);
+      const calls = r.of("tool.call");
+      const refusal = calls.map((c) => r.of("tool.result").find((x) => x.id === c.id)?.output).find(Boolean);
+      return `${calls.length} call(s); ${String(refusal ?? "no result shown")
+        .replace(/\s+/g, " ")
+        .slice(0, 80)}`;
+    },
+  );
+
   scenario(cli, "resume", { kind: "chat", text: "OD_LIVE_FIRST_TURN" }, async (fx) => {
     const first = await od(fx, [], "Remember the word pineapple");
     checkRun(first);

@@ -54,7 +54,7 @@ export const acp = defineDriver<AcpState>({
  * (e.g. { modes: { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "default" } } }).
  */
 function modeOption(ctx: DriverContext): SessionOption | undefined {
-  const option = asRecord(asRecord(ctx.options?.modes)?.[ctx.mode]);
+  const option = asRecord(asRecord(ctx.options?.modes)?.[ctx.sessionMode ?? ctx.mode]);
   const configId = str(option?.configId);
   const value = str(option?.value);
   return configId && value ? { configId, value } : undefined;

@@ -10,6 +10,8 @@ export interface DriverContext {
   prompt: string;
   cwd: string;
   mode: Mode;
+  /** The mode whose session option the agent is put in, when a test lifts the CLI's own wall (OD_TEST_CLI_MODE); else `mode`. */
+  sessionMode?: Mode;
   model?: string;
   effort?: string;
   resume?: string;

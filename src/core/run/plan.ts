@@ -115,7 +115,8 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
 /** The adapter's argv for this prompt, within the platform's command-line budget. */
 export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, platform?: NodeJS.Platform): Invocation {
   const { adapter, request, bin } = plan;
-  const invoke = () => adapter.invoke({ ...request, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
+  const mode = plan.sandbox.cliMode ?? request.mode;
+  const invoke = () => adapter.invoke({ ...request, mode, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
   const invocation = callPlugin(adapter, plan.trusted, "invoke()", invoke);
   if (plan.resolved && !plan.target)
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
@@ -126,7 +127,9 @@ export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, pl
 export function driverContext(plan: Plan, prompt = plan.composed): DriverContext {
   const { adapter, request } = plan;
   const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
-  return { ...request, prompt, images: plan.images, agent: { name: adapter.name, login: adapter.login }, options };
+  // The session mode the agent is put in follows the CLI's flags (cliMode); od's own policy answers by the run's mode.
+  const session = plan.sandbox.cliMode ? { sessionMode: plan.sandbox.cliMode } : {};
+  return { ...request, ...session, prompt, images: plan.images, agent: { name: adapter.name, login: adapter.login }, options };
 }
 
 /**

@@ -3,7 +3,7 @@ import { delimiter, isAbsolute } from "node:path";
 import type { Adapter } from "../agents/adapter.ts";
 import { homePath } from "../agents/auth-on-disk.ts";
 import { OdError } from "../errors.ts";
-import type { BodyOf } from "../events.ts";
+import { type BodyOf, Mode } from "../events.ts";
 import { chooseSandbox, type Sandbox, SandboxSetting, type Support, sandboxSupport } from "../os/sandbox/choose.ts";
 import { policyFor } from "../os/sandbox/policy.ts";
 import { plannedTmp } from "../os/sandbox/wrap.ts";
@@ -16,6 +16,12 @@ export interface SandboxPlan {
   tmp?: string;
   /** The CLI's state folders, made at launch when missing. */
   stateDirs: string[];
+  /**
+   * The mode the CLI's own flags are built for, when it is not the run's: `OD_TEST_CLI_MODE`, the live
+   * lane's switch that leaves the CLI's wall off so that the kernel's is shown to hold alone. Taken only
+   * where the kernel holds the run.
+   */
+  cliMode?: Mode;
 }
 
 export interface SandboxPlanInput {
@@ -44,7 +50,23 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
     policy,
     support: input.support ?? (() => sandboxSupport()),
   });
-  return sandbox.policy ? { sandbox, tmp, stateDirs: state.dirs } : { sandbox, stateDirs: [] };
+  if (!sandbox.policy) return { sandbox, stateDirs: [], ...cliModeOf(env, false) };
+  return { sandbox, tmp, stateDirs: state.dirs, ...cliModeOf(env, true) };
+}
+
+/** `OD_TEST_CLI_MODE`, refused unless the kernel holds the run: it never gives an agent more than its mode. */
+function cliModeOf(env: Env, held: boolean): { cliMode?: Mode } {
+  const raw = env.OD_TEST_CLI_MODE;
+  if (!raw) return {};
+  const mode = Mode.safeParse(raw);
+  if (!mode.success) throw new OdError("INVALID_REQUEST", `OD_TEST_CLI_MODE must be read-only, edit or full, not "${raw}"`);
+  if (!held)
+    throw new OdError(
+      "SANDBOX_UNAVAILABLE",
+      "OD_TEST_CLI_MODE lifts the CLI's own wall, and the kernel does not hold this run",
+      "Unset it.",
+    );
+  return { cliMode: mode.data };
 }
 
 /** The sandbox as the run's header (run.started) and --dry-run show it. */

@@ -63,6 +63,7 @@ async function scene(mode: "read-only" | "edit" | "full", env: Record<string, st
     tmpUsed,
     tmpLeft: tmpUsed !== "" && existsSync(tmpUsed),
     sh: fake.recorded() as unknown as { sh: Array<{ code: number; stderr: string }> },
+    argv: fake.recorded().argv,
   };
 }
 
@@ -90,6 +91,20 @@ describe.skipIf(!held)(`the kernel holds the mode (${support.kind}${support.reas
     const s = await scene("full");
     expect(s.started.sandbox).toEqual({ kind: "none" });
     expect(s.wrote).toEqual({ cwd: true, gitConfig: true, gitHook: true, outside: true, home: true, state: true });
+  });
+
+  test("OD_TEST_CLI_MODE=full: the CLI's flags are a full run's, and the kernel alone still holds read-only", async () => {
+    const s = await scene("read-only", { OD_TEST_CLI_MODE: "full" });
+    expect(s.argv).toEqual(["--mode", "full"]);
+    expect(s.wrote).toEqual({ cwd: false, gitConfig: false, gitHook: false, outside: false, home: false, state: true });
+  });
+
+  test("OD_TEST_CLI_MODE is refused where the kernel does not hold the run", async () => {
+    await using tmp = tmpdir();
+    const env = { HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), PATH: "/usr/bin:/bin", OD_SANDBOX: "off", OD_TEST_CLI_MODE: "full" };
+    const events = await collect(runAgent({ agent: "fake", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry, env }));
+    expect(ofType(events, "error")[0]).toMatchObject({ code: "SANDBOX_UNAVAILABLE" });
+    expect(ofType(events, "run.started")).toEqual([]);
   });
 
   test("--sandbox off (OD_SANDBOX=off): only the CLI's flags hold the mode, and the header says so", async () => {
