@@ -67,6 +67,12 @@ export interface RunOptions {
   brokerTimeoutMs?: number;
   /** Overrides the driver's stage watchdog (no output for this long ends the run). */
   idleTimeoutMs?: number;
+  /**
+   * The working directory the agent gets, decided again once the run holds its slot, just before
+   * launch: given the planned cwd, returns the one to use (`od mcp` resolves it to its real path and
+   * refuses one that left its roots while the run waited); an OdError it throws ends the run, failed.
+   */
+  resolveCwd?: (cwd: string) => string;
   /** The skills to choose from, or how to load them when the request names any (default: the user's skill folders). */
   skills?: SkillCatalog | (() => Promise<SkillCatalog>);
 }
