@@ -5,6 +5,7 @@ import { loadRegistry, loadSkills } from "../builtins.ts";
 import { OdError } from "../core/errors.ts";
 import type { Mode } from "../core/events.ts";
 import { onStopSignals } from "../core/os/stop-signals.ts";
+import { boundedStdin } from "../core/protocols/bounded-lines.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 
@@ -40,10 +41,12 @@ export default odCommand({
       if (mode === "read-only" && !adapter.capabilities.readOnly)
         throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or another agent.");
     }
-    // stdout is the protocol's alone: od's own words go to stderr (log).
+    // stdout is the protocol's alone: od's own words go to stderr (log). Each line is bounded before
+    // the SDK reads it: one over the limit is answered with an error and skipped; the session goes on.
+    const input = boundedStdin((message) => log.warn(message));
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      Readable.toWeb(input) as ReadableStream<Uint8Array>,
     );
     const stop = new AbortController();
     const offStop = onStopSignals((_signal, count) => {
