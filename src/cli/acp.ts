@@ -5,8 +5,10 @@ import { loadRegistry, loadSkills } from "../builtins.ts";
 import { OdError } from "../core/errors.ts";
 import type { Mode } from "../core/events.ts";
 import { onStopSignals } from "../core/os/stop-signals.ts";
+import { boundedStdin } from "../core/protocols/bounded-lines.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
+import { applySandbox, sandboxArg } from "./sandbox.ts";
 
 /** How long od acp waits, after its client has gone, for probes it started to end (detection bounds each at 15 s). */
 const PROBE_BOUND_MS = 16_000;
@@ -29,8 +31,10 @@ export default odCommand({
       alias: "m",
       description: "Each new session's model (else the agent's default; the session's \"model\" option)",
     },
+    ...sandboxArg,
   },
   async run({ args }) {
+    applySandbox(args);
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
     const mode = args.mode as Mode;
@@ -40,10 +44,12 @@ export default odCommand({
       if (mode === "read-only" && !adapter.capabilities.readOnly)
         throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or another agent.");
     }
-    // stdout is the protocol's alone: od's own words go to stderr (log).
+    // stdout is the protocol's alone: od's own words go to stderr (log). Each line is bounded before
+    // the SDK reads it: one over the limit is answered with an error and skipped; the session goes on.
+    const input = boundedStdin((message) => log.warn(message));
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>,
+      Readable.toWeb(input) as ReadableStream<Uint8Array>,
     );
     const stop = new AbortController();
     const offStop = onStopSignals((_signal, count) => {

@@ -1,10 +1,12 @@
 import { loadRegistry } from "../builtins.ts";
 import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
+import { boundedStdin } from "../core/protocols/bounded-lines.ts";
 import { Slots } from "../core/run/slots.ts";
 import { parseMaxMode, resolveRoots } from "../mcp/roots.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { repeated } from "./run-args.ts";
+import { applySandbox, sandboxArg } from "./sandbox.ts";
 
 const MAX_RUNS = 8;
 
@@ -26,9 +28,10 @@ export function mcpPolicy(args: { "max-mode"?: string }, rawArgs: string[]) {
 
 export default odCommand({
   meta: { name: "mcp", description: "Serve od as a Model Context Protocol server on stdio: list_agents, run_agent, cancel_run" },
-  args: mcpArgs,
+  args: { ...mcpArgs, ...sandboxArg },
   async run({ args, rawArgs }) {
     const policy = mcpPolicy(args, rawArgs);
+    applySandbox(args);
     // The SDK is loaded here, not at import: `od serve` imports this file for its flags.
     const [{ createMcpServer, LiveRuns, recordingKeeper }, { StdioServerTransport }] = await Promise.all([
       import("../mcp/server.ts"),
@@ -42,12 +45,14 @@ export default odCommand({
     const server = createMcpServer({ registry, policy, runs, keep, slots: new Slots(MAX_RUNS) });
     // stdout is the protocol: everything else goes to stderr.
     log.info(`od mcp: on stdio; runs at most ${policy.maxMode}, under ${policy.roots.join(", ")}`);
-    await server.connect(new StdioServerTransport());
+    // Each line bounded before the SDK reads it: one over the limit is answered with an error and skipped.
+    const input = boundedStdin((message) => log.warn(message));
+    await server.connect(new StdioServerTransport(input));
     // The client closing stdin ends the server, as a stop signal does: every live run cancelled and
     // finished (its agent's process group stopped), then exit; a second signal leaves at once.
     const code = await new Promise<number>((resolve) => {
-      process.stdin.once("end", () => resolve(0));
-      process.stdin.once("close", () => resolve(0));
+      input.once("end", () => resolve(0));
+      input.once("close", () => resolve(0));
       onStopSignals((signal, count) => (count > 1 ? process.exit(STOP_SIGNALS[signal]) : resolve(STOP_SIGNALS[signal])));
     });
     runs.cancelAll();

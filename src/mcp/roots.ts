@@ -74,6 +74,20 @@ export function checkCwd(asked: string | undefined, roots: string[], fs: PathFac
   return real;
 }
 
+/**
+ * The working directory the agent gets as it starts (createRun's `resolveCwd`): `cwd`, which checkCwd
+ * passed when run_agent was called, checked again now that the run holds its slot, symlinks resolved
+ * anew. A folder swapped meanwhile for a link out of the roots (or removed) is refused, saying when.
+ */
+export function cwdAtLaunch(cwd: string, roots: string[], fs: PathFacts = DISK): string {
+  try {
+    return checkCwd(cwd, roots, fs);
+  } catch (err) {
+    const e = OdError.from(err);
+    throw new OdError(e.code, `${e.message}, as the agent was about to start (it changed after run_agent was called)`, e.hint);
+  }
+}
+
 /** The roots given at start (default: here), as real paths of existing folders; a bad one stops the server before it starts. */
 export function resolveRoots(given: string[], here: string = process.cwd()): string[] {
   const roots: string[] = [];

@@ -4,11 +4,13 @@ import { createRun } from "../core/run/pipeline.ts";
 import type { RunRequest } from "../core/run/request.ts";
 import { errorText, type McpDeps, toolError } from "./context.ts";
 import type { Progress } from "./progress.ts";
+import { cwdAtLaunch } from "./roots.ts";
 
 /**
- * One run_agent call: a run composed by `createRun` like every surface's, live in `deps.runs`
- * (cancel_run reaches it by id) until its last event, and cancelled as well when the client
- * cancels the call or (stdio) goes away: `signal`. The runId goes out first, as a progress note.
+ * One run_agent call: a run composed by `createRun` like every surface's (its cwd checked against the
+ * roots once more as the agent starts), live in `deps.runs` (cancel_run reaches it by id) until its
+ * last event, and cancelled as well when the client cancels the call or (stdio) goes away: `signal`.
+ * The runId goes out first, as a progress note.
  */
 export async function runForTool(deps: McpDeps, request: RunRequest, progress: Progress, signal: AbortSignal): Promise<CallToolResult> {
   const runId = crypto.randomUUID();
@@ -20,7 +22,15 @@ export async function runForTool(deps: McpDeps, request: RunRequest, progress: P
   const seen: Seen = {};
   try {
     progress.note(`od: run ${runId} started (${request.agent}, ${request.mode}); cancel_run with this runId stops it`);
-    const run = createRun(request, { runId, registry: deps.registry, env: deps.env, slots: deps.slots, signal: controller.signal });
+    const run = createRun(request, {
+      runId,
+      registry: deps.registry,
+      env: deps.env,
+      slots: deps.slots,
+      signal: controller.signal,
+      // Checked again as the agent starts: the folder may have changed while the run waited for a slot.
+      resolveCwd: (cwd) => cwdAtLaunch(cwd, deps.policy.roots),
+    });
     await deps.keep(runId, request, controller, observe(run, seen, progress));
   } catch (err) {
     return toolError(err);

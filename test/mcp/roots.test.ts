@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdError } from "../../src/core/errors.ts";
-import { checkCwd, checkMode, isUnder, type PathFacts, parseMaxMode, resolveRoots } from "../../src/mcp/roots.ts";
+import { checkCwd, checkMode, cwdAtLaunch, isUnder, type PathFacts, parseMaxMode, resolveRoots } from "../../src/mcp/roots.ts";
 import { tmpdir } from "../helpers.ts";
 
 /** The code an OdError carries, or "ok:<value>". */
@@ -81,6 +81,15 @@ describe("checkCwd", () => {
     ["README.md", "INVALID_REQUEST"], // a file, not a folder
   ];
   test.each(table)("cwd %p -> %p", (cwd, want) => expect(outcome(() => checkCwd(cwd, roots, fs))).toBe(want));
+
+  test("at launch: the same check, the message saying the folder changed since the call", () => {
+    expect(cwdAtLaunch("/work/repo/src", roots, fs)).toBe("/work/repo/src");
+    expect(cwdAtLaunch("/work/repo/self", roots, fs)).toBe("/work/repo/src"); // the agent gets the real path
+    expect(() => cwdAtLaunch("/work/repo/out", roots, fs)).toThrow(
+      "cwd /work/repo/out (really /etc) is outside this server's roots, as the agent was about to start (it changed after run_agent was called)",
+    );
+    expect(outcome(() => cwdAtLaunch("/work/repo/gone", roots, fs))).toBe("INVALID_REQUEST");
+  });
 
   test("no roots: nothing is allowed", () => expect(outcome(() => checkCwd("/work/repo", [], fs))).toBe("FORBIDDEN"));
 

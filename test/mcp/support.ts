@@ -1,4 +1,6 @@
 /** The MCP SDK's own client over `dist/od mcp` (stdio), and what tests read of a tool result. */
+
+import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
@@ -59,4 +61,17 @@ export function outcomeOf(result: CallToolResult): RunOutcome {
 /** The runId the first progress notification of run_agent tells. */
 export function runIdFrom(p: Progress): string | undefined {
   return /run ([0-9a-f-]{36}) started/.exec(p.message ?? "")?.[1];
+}
+
+/** The CPU time (user + system, seconds) a process has used so far, from /proc/<pid>/stat. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime and stime, in clock ticks (USER_HZ 100)
+}
+
+/** A process's peak resident memory so far (VmHWM), in MiB. */
+export function peakMiB(pid: number): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+  return Number(kb) / 1024;
 }

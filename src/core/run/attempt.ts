@@ -9,7 +9,7 @@ import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
 import { confirmReady, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
 import type { RunOptions, RunRequest } from "./request.ts";
-import { sandboxView } from "./sandbox.ts";
+import { planSandbox, sandboxView } from "./sandbox.ts";
 import { type StopReason, Supervisor } from "./supervise.ts";
 
 /** How an attempt ended, as the stages learn it. */
@@ -40,15 +40,16 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
   let kept: string[] = [];
   let driving: Drive | undefined;
   try {
-    const plan = await planRun(input, opts);
+    let plan = await planRun(input, opts);
     ending.canResume = plan.adapter.capabilities.resume;
     await confirmReady(plan);
     const { prompt, notes } = await held.place(plan);
     // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
-    const invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
+    let invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
     const queued = held.queued(opts);
     if (queued) yield seen(queued);
     await held.slot(opts);
+    if (opts.resolveCwd) ({ plan, invocation } = moveTo(opts.resolveCwd(plan.request.cwd), plan, invocation, prompt, opts));
     driving = start(plan, invocation, prompt, opts, held, outcome);
     yield seen(started(plan, invocation.argv, prompt));
     for (const note of notes) yield seen(note);
@@ -89,6 +90,14 @@ function start(plan: Plan, invocation: Invocation, prompt: string, opts: RunOpti
   });
   held.supervisor = supervisor;
   return { plan, transport, supervisor, state, broker: opts.broker, brokerTimeoutMs: opts.brokerTimeoutMs, degraded: false, outcome };
+}
+
+/** The plan in the working directory `resolveCwd` gave at launch: the same, or its argv and its sandbox made again for the new one. */
+function moveTo(cwd: string, plan: Plan, invocation: Invocation, prompt: string, opts: RunOptions) {
+  if (cwd === plan.request.cwd) return { plan, invocation };
+  const request = { ...plan.request, cwd };
+  const moved = { ...plan, request, sandbox: planSandbox({ adapter: plan.adapter, request, env: plan.env, setting: opts.sandbox }) };
+  return { plan: moved, invocation: invocationFor(moved, prompt, opts.platform) };
 }
 
 function started(plan: Plan, argv: string[], prompt: string): OdEventBody {

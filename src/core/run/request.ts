@@ -70,6 +70,12 @@ export interface RunOptions {
   idleTimeoutMs?: number;
   /** Whether the kernel holds the mode: `auto` (default: `$OD_SANDBOX`, else auto), `require`, `off`. The surface's setting, never the request's. */
   sandbox?: SandboxSetting;
+  /**
+   * The working directory the agent gets, decided again once the run holds its slot, just before
+   * launch: given the planned cwd, returns the one to use (`od mcp` resolves it to its real path and
+   * refuses one that left its roots while the run waited); an OdError it throws ends the run, failed.
+   */
+  resolveCwd?: (cwd: string) => string;
   /** The skills to choose from, or how to load them when the request names any (default: the user's skill folders). */
   skills?: SkillCatalog | (() => Promise<SkillCatalog>);
 }

@@ -1,15 +1,17 @@
 // A run's transcript: the user's prompt, the agent's text as Markdown, thinking, tool calls, permission
-// requests, errors, and the result. Nothing from the agent is assigned as HTML except renderMarkdown's output.
-import { renderMarkdown } from "./markdown.js";
+// requests, errors, and the result. Nothing from the agent is assigned as HTML except renderMarkdown's output
+// (text-part.js).
 import { createPermission } from "./permission.js";
 import { renderFinished, renderResult } from "./result.js";
+import { createPlainText, createTextPart } from "./text-part.js";
 import { createToolCard, el } from "./tool-card.js";
 
 const nextFrame = (fn) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(fn) : setTimeout(fn, 16));
 
 /**
- * Text parts by `text.delta` id, re-rendered as Markdown at most once a frame while deltas stream.
- * Text that resumes after a tool call (or anything else) continues below it, in order.
+ * Text parts by `text.delta` id, drawn at most once a frame while deltas stream (text-part.js:
+ * Markdown, or plain text past a size). Text that resumes after a tool call (or anything else)
+ * continues below it, in order.
  */
 function createTextParts() {
   const parts = new Map();
@@ -17,7 +19,7 @@ function createTextParts() {
   let scheduled = false;
   const flush = () => {
     scheduled = false;
-    for (const part of dirty) part.node.innerHTML = renderMarkdown(part.text);
+    for (const part of dirty) part.render();
     dirty.clear();
   };
   return {
@@ -25,11 +27,11 @@ function createTextParts() {
     add(e, where) {
       let part = parts.get(e.id);
       if (!part || where.lastElementChild !== part.node) {
-        part = { node: el("div", { className: "agent-text md" }), text: "" };
+        part = createTextPart();
         parts.set(e.id, part);
         where.append(part.node);
       }
-      part.text += e.text;
+      part.add(e.text);
       dirty.add(part);
       if (!scheduled) {
         scheduled = true;
@@ -52,7 +54,7 @@ export function createTranscript(root, { agentName, answer }) {
   root.replaceChildren();
   root.classList.add("transcript");
   const texts = createTextParts();
-  const thoughts = new Map(); // thinking.delta id -> <pre>
+  const thoughts = new Map(); // thinking.delta id -> its plain text
   const tools = new Map(); // tool.call id -> card
   const asks = new Map(); // permission.request id -> box
   let lastSeq = -1;
@@ -61,13 +63,15 @@ export function createTranscript(root, { agentName, answer }) {
   const home = (e) => (e.parent && tools.get(e.parent)?.children) || root;
 
   function onThinking(e) {
-    let pre = thoughts.get(e.id);
-    if (!pre) {
-      pre = el("pre", { className: "thinking-text" });
-      thoughts.set(e.id, pre);
+    let thought = thoughts.get(e.id);
+    if (!thought) {
+      // Focusable: a long one scrolls, and a keyboard must reach it too.
+      const pre = el("pre", { className: "thinking-text", tabIndex: 0, role: "region", ariaLabel: "Thinking" });
+      thought = createPlainText(pre);
+      thoughts.set(e.id, thought);
       home(e).append(el("details", { className: "thinking" }, el("summary", { textContent: "Thinking" }), pre));
     }
-    pre.append(e.text);
+    thought.append(e.text);
   }
 
   function card(e, call = e) {

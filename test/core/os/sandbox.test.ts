@@ -107,6 +107,25 @@ describe.skipIf(!held)(`the kernel holds the mode (${support.kind}${support.reas
     expect(ofType(events, "run.started")).toEqual([]);
   });
 
+  test("a working directory moved at launch (resolveCwd, od mcp) is the one the sandbox lets the agent write", async () => {
+    await using fakeDir = tmpdir();
+    await using place = tmpdir();
+    const planned = join(place.path, "planned");
+    const real = join(place.path, "real");
+    mkdirSync(planned);
+    mkdirSync(real);
+    const fake = installFake(fakeDir.path, "fake-agent", [
+      { sh: "printf x > here.txt" },
+      { read: "all" },
+      { stdout: { t: "text", v: "ok" } },
+    ]);
+    const events = await collect(
+      runAgent({ agent: "fake", prompt: "x", cwd: planned, mode: "edit" }, { registry, env: fake.env, resolveCwd: () => real }),
+    );
+    expect(ofType(events, "run.started")[0]?.sandbox?.writable?.[0]).toBe(real);
+    expect(existsSync(join(real, "here.txt"))).toBe(true);
+  });
+
   test("--sandbox off (OD_SANDBOX=off): only the CLI's flags hold the mode, and the header says so", async () => {
     const s = await scene("read-only", { OD_SANDBOX: "off" });
     expect(s.started.sandbox).toMatchObject({ kind: "none", note: expect.stringContaining("--sandbox off") });

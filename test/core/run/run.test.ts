@@ -1,6 +1,8 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { OdError } from "../../../src/core/errors.ts";
 import { Slots } from "../../../src/core/run/slots.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
@@ -119,6 +121,39 @@ describe("runAgent", () => {
     expect(events.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
     expect(ofType(events, "error")[0]).toMatchObject({ code: "AGENT_NOT_FOUND", hint: expect.stringContaining("nothing to install") });
     expect(finished(events)).toMatchObject({ status: "failed", exitCode: null });
+  });
+
+  test("resolveCwd decides the cwd once the slot is held: the agent runs where it says, or not at all when it throws", async () => {
+    await using tmp = tmpdir();
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "text", v: "here" } }]);
+    const elsewhere = join(tmp.path, "elsewhere");
+    mkdirSync(elsewhere);
+    const slots = new Slots(1);
+    const asked: string[] = [];
+    const release = slots.tryAcquire()!;
+    const moved = [];
+    const opts = { registry, env: fake.env, slots, resolveCwd: (cwd: string) => (asked.push(cwd), elsewhere) };
+    for await (const e of runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, opts)) {
+      moved.push(e);
+      if (e.type !== "status" || e.label !== "queued") continue;
+      expect(asked).toEqual([]); // not while the run waits for its slot
+      release();
+    }
+    expect(asked).toEqual([tmp.path]);
+    expect(ofType(moved, "run.started")[0]?.cwd).toBe(elsewhere);
+    expect(fake.recorded().cwd).toBe(elsewhere);
+    rmSync(fake.env.FAKE_RECORD!);
+    const refuse = () => {
+      throw new OdError("FORBIDDEN", "not there any more");
+    };
+    const refused = await collect(
+      runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry, env: fake.env, slots, resolveCwd: refuse }),
+    );
+    expect(refused.map((e) => e.type)).toEqual(["error", "run.result", "run.finished"]);
+    expect(ofType(refused, "error")[0]).toMatchObject({ code: "FORBIDDEN", message: "not there any more" });
+    expect(finished(refused).status).toBe("failed");
+    expect(existsSync(fake.env.FAKE_RECORD!)).toBe(false); // never spawned
+    expect(slots.running).toBe(0); // its slot given back
   });
 
   test("bad requests fail before spawning: unknown agent, empty prompt, missing cwd", async () => {
