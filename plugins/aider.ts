@@ -100,6 +100,11 @@ export default defineAdapter({
   install: "python -m pip install aider-install && aider-install",
   bin: "aider",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  // Aider also writes .aider.chat.history.md and .aider.input.history in the working directory
+  // (no git here: --no-git): refused in read-only, it warns and goes on.
+  state: [
+    ".aider/", // analytics.json, installs.json, caches/ (github.com/Aider-AI/aider: aider/analytics.py, aider/versioncheck.py, aider/models.py)
+  ],
   models: [], // `--model` takes any LiteLLM model id; `aider --list-models <part>` searches them
   efforts: [], // `--reasoning-effort` passes any value through to the provider
   capabilities: { streaming: true, resume: false, readOnly: true, skills: "prompt" },

@@ -19,6 +19,9 @@ export default defineAdapter({
   bin: "auggie",
   // `auggie --version` prints "0.36.0 (commit 7c61e5bb)".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    ".augment/", // .auggie.json (observed, 0.36.0 up to its login), sessions and settings: the default of --augment-cache-dir ("Defaults to ~/.augment", in its bundle)
+  ],
   detect: { configDir: ".augment", auth: { envKeys: ["AUGMENT_SESSION_AUTH"] } },
   models: [],
   efforts: [],

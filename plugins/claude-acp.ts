@@ -1,4 +1,5 @@
 import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import claude from "./claude/index.ts";
 
 /**
  * Claude Code through its ACP bridge (`@agentclientprotocol/claude-agent-acp`, formerly
@@ -21,6 +22,8 @@ export default defineAdapter({
   bin: "claude-agent-acp",
   fallbackBins: ["claude-code-acp"],
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // The bridge runs Claude Code through its SDK: the same files as `claude` (observed in a live run).
+  state: claude.state,
   detect: {
     configDir: ".claude",
     timeoutMs: 10_000,

@@ -1,4 +1,5 @@
 import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import codex from "./codex/index.ts";
 
 /**
  * Codex through its ACP bridge (`@agentclientprotocol/codex-acp`, formerly
@@ -20,6 +21,8 @@ export default defineAdapter({
   bin: "codex-acp",
   // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // The bridge runs codex's own core: the same CODEX_HOME files as `codex` (observed in a live run).
+  state: codex.state,
   detect: {
     configDir: ".codex",
     timeoutMs: 10_000,

@@ -50,6 +50,9 @@ export default defineAdapter({
   bin: "cn",
   // `cn --version` prints the bare version ("1.5.47").
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    "{CONTINUE_GLOBAL_DIR:-.continue}/", // sessions/, logs/cn.log, index/, permissions.yaml (observed in a live run); CONTINUE_GLOBAL_DIR in its bundle
+  ],
   detect: { configDir: ".continue", npmPackage: "@continuedev/cli", timeoutMs: 15_000 },
   models: [],
   efforts: [],

@@ -36,6 +36,7 @@ export default defineAdapter({
   install: copilot.install,
   bin: copilot.bin,
   version: copilot.version,
+  state: copilot.state, // the same CLI (observed: the same folders in a live ACP run)
   detect: copilot.detect,
   models: copilot.models,
   efforts: copilot.efforts,

@@ -59,6 +59,16 @@ export default defineAdapter({
   bin: "crush",
   // fang's `--version` prints "crush version v0.90.0".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // Crush keeps its database in the project, <cwd>/.crush (crush.db, logs) unless --data-dir says
+  // otherwise (internal/config/load.go): in read-only mode the kernel refuses it that folder.
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/crush/", // crush.json (github.com/charmbracelet/crush at 37f36e9: internal/config/load.go GlobalConfig)
+    "{CRUSH_GLOBAL_CONFIG}/", // ditto, when moved
+    "{XDG_DATA_HOME:-.local/share}/crush/", // its own crush.json and the providers cache (load.go GlobalConfigData, provider.go)
+    "{CRUSH_GLOBAL_DATA}/", // ditto, when moved
+    "{XDG_CACHE_HOME:-.cache}/crush/", // server locks and caches (load.go GlobalCacheDir)
+    "{CRUSH_CACHE_DIR}/", // ditto, when moved
+  ],
   detect: {
     configDir: ".config/crush",
     npmPackage: "@charmland/crush",

@@ -1,5 +1,5 @@
 import { classifyStderr, defineAdapter } from "../src/plugin.ts";
-import { CURSOR_AUTH } from "./cursor-agent/index.ts";
+import { CURSOR_AUTH, CURSOR_STATE } from "./cursor-agent/index.ts";
 import { AGENT as CURSOR } from "./cursor-agent/parse.ts";
 
 /**
@@ -33,6 +33,7 @@ export default defineAdapter({
   homepage: "https://cursor.com/docs/cli/using",
   install: "curl https://cursor.com/install -fsS | bash",
   bin: "cursor-agent",
+  state: CURSOR_STATE,
   detect: { configDir: ".cursor", timeoutMs: 10_000, auth: CURSOR_AUTH },
   // The session's `model` option lists Cursor's models (ids with their parameter block); od selects over ACP.
   models: [],

@@ -23,6 +23,9 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   models: ["auto", "deepseek-v4-pro", "deepseek-v4-flash"],
   efforts: [], // reasoning effort is a TUI toggle, not an exec flag
+  state: [
+    "{DEEPSEEK_HOME:-.deepseek}/", // sessions/, audit.log, secrets/, tasks/, tool_outputs/ (github.com/Hmbown/DeepSeek-TUI at 1ca495f: crates/cli/src/metrics.rs, crates/tui/src/audit.rs)
+  ],
   detect: { configDir: ".deepseek", auth: { envKeys: ["DEEPSEEK_API_KEY"] } },
   capabilities: { streaming: true, resume: false, readOnly: false, skills: "prompt" },
   prompt: { via: "argv", maxPromptArgBytes: 30_000 },

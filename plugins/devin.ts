@@ -46,6 +46,10 @@ export default defineAdapter({
   bin: "devin",
   // `devin --version` prints "devin 2026.5.1-1".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/devin/", // config.json, AGENTS.md (docs.devin.ai/cli/reference/configuration/config-file)
+    "{XDG_DATA_HOME:-.local/share}/devin/", // credentials.toml (detect.auth above) and its local data
+  ],
   detect: {
     configDir: ".config/devin",
     minVersion: "2026.5.1",

@@ -1,4 +1,5 @@
 import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import droid from "./droid/index.ts";
 
 /**
  * Factory Droid over the Agent Client Protocol: `droid exec --output-format acp` (acpx's registry;
@@ -42,6 +43,7 @@ export default defineAdapter({
   bin: "droid",
   // `droid --version` prints the bare version ("0.225.2").
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: droid.state, // the same binary (observed: the same folder in a live ACP run)
   detect: { configDir: ".factory", npmPackage: "@factory/cli", auth: { envKeys: ["FACTORY_API_KEY"] } },
   // The session's `model` option lists Factory's models and the custom ones (`custom:<name>-<n>`); od selects over ACP.
   models: [],

@@ -24,6 +24,10 @@ export const CLI = {
   install: "npm install -g @google/gemini-cli",
   bin: "gemini",
   version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // tmp/<project>/chats and logs, history/, projects.json (by a temp file and a .lock folder beside it,
+  // all inside ~/.gemini), settings.json (observed in a live run); GEMINI_CLI_HOME is the folder that
+  // holds .gemini instead of HOME (docs/reference/configuration.md in its package).
+  state: ["{GEMINI_CLI_HOME:-.}/.gemini/"],
 };
 
 const APPROVAL_MODE = { "read-only": "plan", edit: "auto_edit", full: "yolo" } as const;

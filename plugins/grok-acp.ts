@@ -1,5 +1,5 @@
 import { classifyStderr, defineAdapter } from "../src/plugin.ts";
-import { AGENT as GROK } from "./grok/parse.ts";
+import { AGENT as GROK, GROK_STATE } from "./grok/parse.ts";
 
 /**
  * Grok Build (xAI's `grok`) over the Agent Client Protocol: `grok agent stdio`, its documented
@@ -31,6 +31,7 @@ export default defineAdapter({
   install: "curl -fsSL https://x.ai/cli/install.sh | bash",
   bin: "grok",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  state: GROK_STATE,
   detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"], files: [{ path: "{GROK_HOME:-.grok}/auth.json" }] } },
   // The session's `model` option lists what the account can use; od selects over ACP.
   models: [],

@@ -28,6 +28,9 @@ export default defineAdapter({
   install: "see https://junie.jetbrains.com/docs/junie-cli.html (JetBrains' installer)",
   bin: "junie",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+(\.\d+)?[\w.-]*/)?.[0] },
+  state: [
+    ".junie/", // allowlist.json and the CLI's settings (junie.jetbrains.com/docs/action-allowlist-junie-cli.html)
+  ],
   detect: { configDir: ".junie" },
   models: [],
   efforts: [],

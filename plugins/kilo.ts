@@ -20,6 +20,15 @@ export default defineAdapter({
   fallbackBins: ["kilocode"],
   // `kilo --version` prints the bare version ("7.7.7").
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // Kilo is an OpenCode fork with its own XDG folders (observed in a live run).
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/kilo/", // kilo.json, .gitignore, migration markers (observed)
+    "{XDG_DATA_HOME:-.local/share}/kilo/", // kilo.db (sessions), log/, storage/, telemetry-id (observed)
+    "{XDG_STATE_HOME:-.local/state}/kilo/", // locks/ and its write probe (observed)
+    "{XDG_STATE_HOME:-.local/state}/kilo-sandbox-policy/", // the policy of its own bash sandbox (observed)
+    "{XDG_CACHE_HOME:-.cache}/kilo/", // bin/ (observed)
+    "{KILO_CONFIG_DIR}/", // a config folder of the user's own, where it installs packages as OpenCode does (in its binary)
+  ],
   detect: { configDir: ".config/kilo", timeoutMs: 15_000, npmPackage: "@kilocode/cli" },
   // Over ACP the model is the session's `model` option (`provider/model` ids Kilo lists there).
   models: [],

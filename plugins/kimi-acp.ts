@@ -27,6 +27,7 @@ export default defineAdapter({
   install: kimi.install,
   bin: kimi.bin,
   version: kimi.version,
+  state: kimi.state, // the same CLI (observed: the same folder in a live ACP run)
   detect: { configDir: ".kimi-code", npmPackage: "@moonshot-ai/kimi-code" },
   // The session's `model` option lists the configured aliases; od selects among them over ACP.
   models: [],

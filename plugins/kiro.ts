@@ -32,6 +32,11 @@ export default defineAdapter({
   // `kiro-cli --version` prints "kiro-cli 1.25.0".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // ACP arrived in 1.25.0.
+  state: [
+    ".kiro/", // settings, agents, sessions/cli/<id>.jsonl (kiro.dev/docs/cli; openusage.sh/docs/providers/kiro)
+    "{XDG_DATA_HOME:-.local/share}/kiro-cli/", // data.sqlite3, its conversation store (openusage.sh/docs/providers/kiro)
+    "Library/Application Support/kiro-cli", // the same store on macOS; only when present
+  ],
   detect: { configDir: ".kiro", minVersion: "1.25.0" },
   models: [],
   efforts: [],

@@ -24,6 +24,10 @@ export default defineAdapter({
   install: "install Mux from https://github.com/coder/mux (its `mux` command)",
   bin: "mux",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // Mux keeps everything in one folder: sessions/, logs/, src/ (worktrees); newer builds call it
+  // ~/.xum and keep ~/.mux as a legacy home (github.com/coder/mux: src/common/constants/paths.ts).
+  // Neither is made here: an empty ~/.mux would become a newer build's home.
+  state: [".mux", ".xum", "{MUX_ROOT}/", "{XUM_ROOT}/"],
   detect: { configDir: ".mux" },
   models: [],
   efforts: [],

@@ -18,6 +18,13 @@ export default defineAdapter({
   bin: "openclaw",
   // `openclaw --version` prints "OpenClaw 2026.9.6 (eb377ac)".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // The bridge hands every turn to the Gateway, a process od does not start; its own writes are
+  // OpenClaw's state folder (docs.openclaw.ai/help/environment). Its log goes to /tmp/openclaw/,
+  // whatever TMPDIR says (docs.openclaw.ai/logging), which the sandbox refuses.
+  state: [
+    "{OPENCLAW_STATE_DIR:-.openclaw}/", // openclaw.json, .env, sessions, credentials (docs.openclaw.ai/help/environment)
+    "{OPENCLAW_HOME}/.openclaw/", // the same folder under the home OPENCLAW_HOME names (ditto)
+  ],
   detect: { configDir: ".openclaw", timeoutMs: 15_000 },
   models: [],
   efforts: [],

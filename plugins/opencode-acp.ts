@@ -32,6 +32,7 @@ export default defineAdapter({
   bin: opencode.bin,
   fallbackBins: opencode.fallbackBins,
   version: opencode.version,
+  state: opencode.state, // the same CLI (observed: the same folders in a live ACP run)
   detect: { configDir: ".config/opencode", npmPackage: "opencode-ai", timeoutMs: 15_000 },
   models: [],
   efforts: [],

@@ -25,6 +25,10 @@ export default defineAdapter({
   bin: "pi",
   // `--model provider/id`; pi lists what it can reach with `pi --list-models` (on stderr).
   models: [],
+  state: [
+    "{PI_CODING_AGENT_DIR:-.pi/agent}/", // sessions/--<cwd>--/<time>_<id>.jsonl, auth.json (+ .lock), settings.json.lock (observed in a live run)
+    "{PI_CODING_AGENT_SESSION_DIR}/", // sessions when moved (`pi --help`: --session-dir, PI_CODING_AGENT_SESSION_DIR)
+  ],
   detect: {
     configDir: ".pi",
     npmPackage: "@mariozechner/pi-coding-agent",

@@ -23,6 +23,9 @@ export default defineAdapter({
   install: "install Poolside's `pool` binary (the ACP registry lists its downloads)",
   bin: "pool",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/poolside/", // settings.yaml, credentials.json (docs.poolside.ai/cli/pool)
+  ],
   models: [],
   efforts: [],
   capabilities: { streaming: true, resume: false, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },

@@ -38,6 +38,7 @@ export default defineAdapter({
   install: qoder.install,
   bin: qoder.bin,
   version: qoder.version,
+  state: qoder.state, // the same CLI (observed: the same folder in a live ACP run)
   detect: { ...qoder.detect, npmPackage: "@qoder-ai/qodercli" },
   // The session's options carry Qoder's models and reasoning effort; od selects the model over ACP.
   models: [],

@@ -39,6 +39,9 @@ export default defineAdapter({
   bin: "qodo",
   // `qodo --version` prints "Client: 0.36.0 (@qodo/command)" but exits 1 without a key: the package.json answers first.
   version: { args: ["--version"], parse: (out) => out.match(/Client: (\d+\.\d+\.\d+[\w.-]*)/)?.[1] },
+  state: [
+    ".qodo/", // config.json, auth.key, update-cache.json (observed: made at start; @qodo/command 0.36.0 dist/utils/userConfig.js)
+  ],
   detect: {
     configDir: ".qodo",
     npmPackage: "@qodo/command",

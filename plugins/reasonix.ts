@@ -18,6 +18,14 @@ export default defineAdapter({
   bin: "reasonix",
   // `reasonix --version` prints "reasonix v1.38.11".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // Reasonix also takes config locks in /tmp/reasonix-config-locks-<hash>, whatever TMPDIR says
+  // (observed), which the sandbox refuses.
+  state: [
+    "{REASONIX_HOME:-.reasonix}/", // config.toml, .env, sessions-v4/, stats/ (observed in a live run)
+    "{REASONIX_STATE_HOME}/", // sessions, archives, memory when moved (its built-in docs: REASONIX_STATE_HOME)
+    "{XDG_CACHE_HOME:-.cache}/reasonix/", // environment/, history-search/, usage-catalog/ (sqlite), workspace-leases/ (observed)
+    "{REASONIX_CACHE_HOME}/", // the cache when moved (its built-in docs)
+  ],
   detect: { configDir: ".reasonix", npmPackage: "reasonix" },
   // The session's `model` option lists the configured `provider/model` entries.
   models: [],

@@ -29,6 +29,9 @@ export default defineAdapter({
   bin: "traecli",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // $TRAE_HOME, by default ~/.trae, holds traecli.toml.
+  state: [
+    "{TRAE_HOME:-.trae}/", // traecli.toml, sessions and logs: TRAE CLI's home ($TRAE_HOME, by default ~/.trae; its Quick start docs)
+  ],
   detect: { configDir: ".trae" },
   models: [],
   efforts: [],

@@ -46,6 +46,13 @@ export default defineAdapter({
   // and tool selection". Amp has no model flag; its modes are how a user picks the model.
   models: ["low", "medium", "high", "ultra"],
   efforts: [],
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/amp/", // settings (observed in a live run up to its login)
+    "{XDG_DATA_HOME:-.local/share}/amp/", // device-id.json (observed), secrets.json (agent-safehouse profiles/60-agents/amp.sb)
+    "{XDG_CACHE_HOME:-.cache}/amp/", // logs/cli.log (observed)
+    "{XDG_STATE_HOME:-.local/state}/amp", // its state folder (agent-safehouse amp.sb); only when present
+    ".amp", // the install script's binary folder, which it updates (agent-safehouse amp.sb); only when present
+  ],
   detect: { configDir: ".config/amp", npmPackage: "@ampcode/cli", auth: { envKeys: ["AMP_API_KEY"] } },
   capabilities: { streaming: true, resume: true, readOnly: false, skills: "prompt" },
   prompt: { via: "stdin" },

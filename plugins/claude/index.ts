@@ -25,6 +25,16 @@ export default defineAdapter({
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   // `claude --help`: "an alias for the latest model (e.g. 'fable', 'opus', or 'sonnet') or a model's full name".
   models: ["fable", "opus", "sonnet"],
+  // Claude Code's own files, seen in a live run (fresh HOME, strace): projects/<cwd>/<session>.jsonl,
+  // sessions/, backups/, plugins/ under ~/.claude, and ~/.claude.json, which it replaces by a temp file
+  // and a rename beside it in HOME (.claude.json.tmp.*, .claude.json.lock): refused those, it writes the
+  // file in place, so a sandboxed run still keeps it (a missing .claude.json stays missing).
+  state: [
+    "{CLAUDE_CONFIG_DIR:-.claude}/", // sessions, settings, backups (observed); CLAUDE_CONFIG_DIR moves it, .claude.json too (docs: settings, environment variables)
+    ".claude.json", // global config and per-project state (observed); granted only when it exists
+    "{XDG_DATA_HOME:-.local/share}/claude", // the native installer's versions/ it updates (claude binary: "claude","versions"); only when present
+    "{XDG_STATE_HOME:-.local/state}/claude", // the native installer's locks (agent-safehouse profiles/60-agents/claude-code.sb); only when present
+  ],
   detect: {
     configDir: ".claude",
     npmPackage: "@anthropic-ai/claude-code",

@@ -40,6 +40,11 @@ export default defineAdapter({
     "kimi-k2.5",
   ],
   efforts: ["minimal", "low", "medium", "high", "xhigh", "max"],
+  state: [
+    // projects/<cwd>/<session>.jsonl, sessions/, logs/, traces/, plugins/, local_storage/, shell-snapshots/,
+    // user-state.json (observed in a live run); CODEBUDDY_CONFIG_DIR moves it (in its bundle).
+    "{CODEBUDDY_CONFIG_DIR:-.codebuddy}/",
+  ],
   detect: {
     configDir: ".codebuddy",
     npmPackage: "@tencent-ai/codebuddy-code",

@@ -32,6 +32,10 @@ export default defineAdapter({
   install: "npm install -g @openai/codex",
   bin: "codex",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  state: [
+    "{CODEX_HOME:-.codex}/", // sessions/, *_N.sqlite, tmp/arg0 helper links, shell_snapshots/, installation_id, skills/.system (observed in a live run)
+    "{CODEX_SQLITE_HOME}/", // its SQLite databases when moved out of CODEX_HOME (the codex binary reads CODEX_SQLITE_HOME)
+  ],
   detect: {
     configDir: ".codex",
     npmPackage: "@openai/codex",

@@ -30,6 +30,13 @@ export default defineAdapter({
   install: "npm install -g @github/copilot",
   bin: "copilot",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  state: [
+    "{COPILOT_HOME:-.copilot}/", // config.json, logs/, session-state/, session-store.db (observed in a live run); COPILOT_HOME in `copilot help environment`
+    "{XDG_CACHE_HOME:-.cache}/copilot/", // the runtime it unpacks and the inuse.*.lock files it holds in pkg/<platform>/<version> (observed)
+    "{COPILOT_CACHE_HOME}/", // the same cache when moved (copilot binary: COPILOT_PKG_CACHE_HOME, else COPILOT_CACHE_HOME, else the XDG cache)
+    "{COPILOT_PKG_CACHE_HOME}/", // ditto
+    "Library/Caches/copilot", // the cache on macOS (copilot binary); only when present
+  ],
   detect: {
     configDir: ".copilot",
     timeoutMs: 10_000,

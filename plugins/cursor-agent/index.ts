@@ -21,6 +21,13 @@ export const CURSOR_AUTH = {
     /not (logged in|authenticated)/i.test(output) ? "missing" : /logged in/i.test(output) ? "ok" : "unknown",
 };
 
+/** Cursor Agent's own files (also cursor-agent-acp's). */
+export const CURSOR_STATE = [
+  ".cursor/", // cli-config.json (rewritten on start), projects/<id>/agent-transcripts, chats/<hash>/<id>/store.db (cursor.com/docs/cli/reference/configuration; agentgrep.org/backends/cursor-cli)
+  "{XDG_CONFIG_HOME:-.config}/cursor/", // prompt history, chat blobs and the login (agentgrep.org/backends/cursor-cli; agent-safehouse profiles/60-agents/cursor-agent.sb)
+  "{XDG_DATA_HOME:-.local/share}/cursor-agent", // versions/<v>/ its installer and self-update keep (agent-safehouse cursor-agent.sb); only when present
+];
+
 /** `cursor-agent models` prints `id - Label` lines (headers and tips around them). */
 export function parseModelLines(output: string): string[] {
   return output.split("\n").flatMap((line) => /^\s*([\w.:[\]=,-]+) - \S/.exec(line)?.[1] ?? []);
@@ -32,6 +39,7 @@ export default defineAdapter({
   homepage: "https://cursor.com/cli",
   install: "curl https://cursor.com/install -fsS | bash",
   bin: "cursor-agent",
+  state: CURSOR_STATE,
   detect: {
     configDir: ".cursor",
     timeoutMs: 10_000,

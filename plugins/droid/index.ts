@@ -42,6 +42,11 @@ export default defineAdapter({
   bin: "droid",
   // `droid --version` prints the bare version ("0.225.2").
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    // sessions/, logs/, state/, cache/, telemetry/, host.json (+ its .tmp and .lock), settings (observed in a live run);
+    // FACTORY_HOME_OVERRIDE replaces HOME for it (droid binary: FACTORY_HOME_OVERRIDE ?? HOME).
+    "{FACTORY_HOME_OVERRIDE:-.}/.factory/",
+  ],
   detect: {
     configDir: ".factory",
     // The wrapper package; its postinstall hard-links the platform binary, which may be a patch ahead of it.

@@ -1,5 +1,5 @@
 import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
-import { AGENT, createState, parse } from "./parse.ts";
+import { AGENT, createState, GROK_STATE, parse } from "./parse.ts";
 
 /**
  * Grok Build (xAI's `grok`, installed by its own script, not from npm), in its documented headless
@@ -24,6 +24,7 @@ export default defineAdapter({
   models: ["grok-build"], // the guide's `-m` example; `grok models` lists what an account can use
   // `--effort` / `--reasoning-effort`: "none, minimal, low, medium, high, xhigh, max".
   efforts: ["none", "minimal", "low", "medium", "high", "xhigh", "max"],
+  state: GROK_STATE,
   detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"] } },
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "prompt" },
   prompt: { via: "file" },

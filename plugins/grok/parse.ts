@@ -9,6 +9,11 @@ import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from
 
 export const AGENT = { name: "Grok Build", login: "run `grok login` (or `grok login --device-auth`), or set XAI_API_KEY" };
 
+/** Grok Build's own folder (also grok-acp's): `$GROK_HOME`, else ~/.grok. */
+export const GROK_STATE = [
+  "{GROK_HOME:-.grok}/", // config.toml, auth.json, sessions, the docs it extracts on launch (docs.x.ai/build/settings, its user guide 02-authentication, 26-config-reference)
+];
+
 export interface GrokState {
   /** Text and thought chunks between two other records form one part. */
   part: number;

@@ -55,6 +55,9 @@ export default defineAdapter({
   // the configured ones come from `kimi provider list --json`.
   models: ["kimi-code/k3", "kimi-code/kimi-for-coding"],
   efforts: [], // effort is a per-model config setting, not a flag
+  state: [
+    "{KIMI_CODE_HOME:-.kimi-code}/", // sessions/, logs/, cache/, file-history/, device_id, workspaces.json, updates/ (observed in a live run); KIMI_CODE_HOME in its bundle
+  ],
   detect: {
     configDir: ".kimi-code",
     npmPackage: "@moonshot-ai/kimi-code",

@@ -49,6 +49,11 @@ export default defineAdapter({
   install: "npm install -g @letta-ai/letta-code",
   bin: "letta",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  // Letta Code also writes the working directory's .letta/settings.local.json after each session
+  // (src/settings-manager.ts persistSession): refused in read-only, it logs the error and goes on.
+  state: [
+    ".letta/", // settings.json, sessions.jsonl, agents/ (memory), logs/, cache/ (github.com/letta-ai/letta-code at 1f4d3e3: src/settings-manager.ts, src/agent/session-history.ts, src/cli/helpers/chunk-log.ts)
+  ],
   detect: {
     configDir: ".letta",
     npmPackage: "@letta-ai/letta-code",

@@ -35,6 +35,15 @@ export default defineAdapter({
   bin: "opencode",
   fallbackBins: ["opencode-cli"],
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  // OpenCode keeps XDG folders of its own (observed in a live run). It also installs its config
+  // folder's packages with npm at start, into ~/.npm: refused that, the run still answers.
+  state: [
+    "{XDG_CONFIG_HOME:-.config}/opencode/", // opencode.json, the .gitignore and packages it installs there (observed)
+    "{XDG_DATA_HOME:-.local/share}/opencode/", // opencode.db (sessions), log/, snapshot/ (a git dir per project), repos/ (observed)
+    "{XDG_STATE_HOME:-.local/state}/opencode/", // locks/ (observed)
+    "{XDG_CACHE_HOME:-.cache}/opencode/", // bin/ and provider packages (observed)
+    "{OPENCODE_CONFIG_DIR}/", // a config folder of the user's own, where it installs packages too (opencode.ai/docs/config)
+  ],
   detect: {
     configDir: ".config/opencode",
     npmPackage: "opencode-ai",

@@ -30,6 +30,11 @@ export default defineAdapter({
   install: "npm install -g @qoder-ai/qodercli",
   bin: "qodercli",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  state: [
+    // logs/, .auth/, .bin/, entry/, security-resources/, shell-snapshots/, tmp/, installation_id, settings.json
+    // (observed in a live run up to its login check); QODER_CONFIG_DIR or --config-dir moves it (`qodercli --help`).
+    "{QODER_CONFIG_DIR:-.qoder}/",
+  ],
   detect: {
     configDir: ".qoder",
     npmPackage: "@qoder-ai/qodercli",

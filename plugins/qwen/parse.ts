@@ -30,6 +30,10 @@ export const CLI = {
   install: "npm install -g @qwen-code/qwen-code",
   bin: "qwen",
   version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  state: [
+    "{QWEN_HOME:-.qwen}/", // projects/<cwd>/chats, tmp/, usage/, extension-store/, installation_id, settings.json rewritten (observed in a live run); QWEN_HOME (docs/configuration/settings.md in its package)
+    "{QWEN_RUNTIME_DIR}/", // conversations, logs and todos when moved out of QWEN_HOME (ditto)
+  ],
 };
 
 type Rec = Record<string, unknown>;

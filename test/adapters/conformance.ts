@@ -6,6 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { type Adapter, validateAdapter } from "../../src/core/agents/adapter.ts";
+import { homePath } from "../../src/core/agents/auth-on-disk.ts";
 import { createRegistry, type RegistryEntry } from "../../src/core/agents/registry.ts";
 import { type Mode, OdEvent, type OdEventBody } from "../../src/core/events.ts";
 import { driverFor } from "../../src/core/protocols/index.ts";
@@ -119,6 +120,58 @@ export function promptRouteProblems(adapter: Adapter, expectations: Expectations
   return problems;
 }
 
+/** Folders other programs share, relative to HOME: granting one whole would let the agent write far beyond its own state. */
+const SHARED_DIRS = ["", ".cache", ".config", ".local", ".local/share", ".local/state", ".npm", "Library", "Library/Application Support"];
+/** Variables that name such a folder. */
+const SHARED_VARS = [
+  "HOME",
+  "TMPDIR",
+  "TMP",
+  "TEMP",
+  "XDG_CONFIG_HOME",
+  "XDG_DATA_HOME",
+  "XDG_STATE_HOME",
+  "XDG_CACHE_HOME",
+  "XDG_RUNTIME_DIR",
+];
+
+/**
+ * What is wrong with an adapter's `state` (the only places besides a temp folder the kernel lets it
+ * write in read-only mode): none declared for a CLI od starts, an entry that does not parse or
+ * resolve with a HOME, or one that names HOME, `/`, the temp dir or a folder other programs share
+ * on its own. A `{VAR}` with no fallback resolves only when VAR is set (a folder the user moved).
+ */
+export function stateProblems(adapter: Adapter): string[] {
+  if (adapter.protocol.kind === "loop") return []; // od's own loop runs in process: the kernel does not hold it
+  const problems: string[] = [];
+  if (adapter.state.length === 0) problems.push(`${adapter.id} declares no state: where does its CLI write its config, sessions and logs?`);
+  const home = "/home/od-conformance";
+  const broad = new Set([
+    "/",
+    "/tmp",
+    "/var/tmp",
+    "/dev/shm",
+    ...SHARED_DIRS.map((d) => join(home, d)),
+    ...SHARED_VARS.map((v) => `/env/${v}`),
+  ]);
+  // Every variable unset (the fallback decides), then every one set to a folder of its own.
+  const unset: Record<string, string> = {};
+  const set = new Proxy(unset, { get: (_, key) => `/env/${String(key)}` });
+  for (const spec of adapter.state) {
+    const bare = spec.replace(/\/+$/, "");
+    if (/[{}]/.test(spec) && !/^\{\w+(:-[^{}]+)?\}(\/[^{}]*)?$/.test(spec)) {
+      problems.push(`${adapter.id}: state "${spec}" is not a path, an absolute path or {VAR:-fallback}/path`);
+      continue;
+    }
+    const paths = [homePath(bare, unset, home), homePath(bare, set, home)];
+    if (!paths[1]) problems.push(`${adapter.id}: state "${spec}" does not resolve`);
+    for (const path of paths)
+      if (path && broad.has(join(path, ".")))
+        problems.push(`${adapter.id}: state "${spec}" is ${path}, shared with other programs: name the CLI's own folder in it`);
+  }
+  return [...new Set(problems)];
+}
+
 export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations | undefined, builtinIds: readonly string[]) {
   const adapter = entry.adapter;
   const fixtureDir = join(FIXTURES, adapter.id);
@@ -128,6 +181,10 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
     test("passes the adapter schema; a built-in's id is its file name", () => {
       expect(() => validateAdapter(adapter)).not.toThrow();
       if (entry.source === "builtin") expect(builtinIds).toContain(adapter.id);
+    });
+
+    test("declares its CLI's own state, each entry the CLI's own folder or file, never HOME or a shared folder", () => {
+      expect(stateProblems(adapter)).toEqual([]);
     });
 
     test("invoke returns an argv array of strings in every mode, new and resumed", () => {

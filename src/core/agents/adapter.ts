@@ -166,9 +166,10 @@ export const AdapterSchema = z
       .default({ args: ["--version"] }),
     /**
      * Where the CLI keeps its own state (config, sessions, logs, caches), relative to HOME, absolute,
-     * or `{VAR:-fallback}/…`; a folder ends with "/" (made when missing, as the CLI would make it).
-     * In read-only and edit mode these, the working directory (edit) and a private temp folder are
-     * the only places the kernel sandbox lets the agent write.
+     * or `{VAR:-fallback}/…` (`{VAR}/…`: only when VAR is set); a folder ends with "/" (made when
+     * missing, as the CLI would make it); without it a file or folder is granted only if it exists,
+     * and never its siblings (a temp file renamed over it). In read-only and edit mode these, the
+     * working directory (edit) and a private temp folder are the only places the agent may write.
      */
     state: z.array(z.string().min(1)).default([]),
     /** How `od agents` / `od doctor` probe the CLI; every part optional, every probe time-bounded. */
