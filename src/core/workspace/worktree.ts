@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
 import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
@@ -79,7 +79,8 @@ export async function createWorkspace(cwd: string, label: string, opts: { base?:
       },
     };
   }
-  cpSync(cwd, dir, { recursive: true });
+  // A link is copied as it is: a relative one (`link -> real`) then leads inside the copy, never back to the user's folder.
+  cpSync(cwd, dir, { recursive: true, verbatimSymlinks: true });
   const before = fingerprint(dir);
   const gitDir = join(root, "git");
   const tracked = await trackCopy(gitDir, dir).then(
@@ -106,15 +107,20 @@ export async function createWorkspace(cwd: string, label: string, opts: { base?:
 const changed = (before: Map<string, string>, after: Map<string, string>) =>
   [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort();
 
-/** Every file under dir with a content hash. */
+/** Every file under dir with a content hash, and every link with its target: a link is never followed (into the copy or out of it). */
 function fingerprint(dir: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const name of readdirSync(dir, { recursive: true }).map(String)) {
-    const full = join(dir, name);
-    try {
-      if (statSync(full).isFile()) out.set(name, Bun.hash(readFileSync(full)).toString(16));
-    } catch {}
-  }
+  const walk = (rel: string) => {
+    for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
+      const name = rel ? `${rel}/${d.name}` : d.name;
+      try {
+        if (d.isDirectory()) walk(name);
+        else if (d.isSymbolicLink()) out.set(name, `link:${readlinkSync(join(dir, name))}`);
+        else if (d.isFile()) out.set(name, Bun.hash(readFileSync(join(dir, name))).toString(16));
+      } catch {}
+    }
+  };
+  walk("");
   return out;
 }
 
@@ -128,7 +134,7 @@ async function baseline(repo: string, dir: string): Promise<void> {
   for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     // "nested/" is an untracked repository inside: its files come, its own .git does not.
-    cpSync(join(repo, file), join(dir, file), { recursive: true, filter: (src) => basename(src) !== ".git" });
+    cpSync(join(repo, file), join(dir, file), { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== ".git" });
   }
   await must(["add", "-A"], dir);
   const tree = (await must(["write-tree"], dir)).trim();

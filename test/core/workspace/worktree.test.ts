@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createWorkspace } from "../../../src/core/workspace/worktree.ts";
 import { ROOT, tmpdir } from "../../helpers.ts";
@@ -81,6 +81,35 @@ describe("workspaces", () => {
     expect(p.stderr.toString()).toBe("");
     expect(p.stdout.toString()).toBe("copy\n");
   });
+
+  // A relative link copied by a plain cpSync arrives as an absolute link to the user's own folder:
+  // what the agent then writes through it lands in the user's files.
+  for (const kind of ["copy", "worktree"] as const)
+    test(`links arrive as they are (${kind}): a relative one leads inside the copy, the user's linked folder gains nothing`, async () => {
+      await using tmp = tmpdir();
+      const user = kind === "worktree" ? repoIn(tmp.path).repo : join(tmp.path, "plain");
+      mkdirSync(join(user, "real"), { recursive: true });
+      writeFileSync(join(user, "real", "keep.txt"), "mine\n");
+      if (kind === "worktree")
+        Bun.spawnSync(["sh", "-c", "git add real && git -c user.name=t -c user.email=t@t commit -qm real"], { cwd: user });
+      symlinkSync("real", join(user, "link")); // untracked in the repository: the baseline copies it
+      mkdirSync(join(tmp.path, "elsewhere"));
+      writeFileSync(join(tmp.path, "elsewhere", "theirs.txt"), "not the copy's\n");
+      symlinkSync(join(tmp.path, "elsewhere"), join(user, "abs"));
+      const ws = await createWorkspace(user, "a");
+      try {
+        expect(ws.kind).toBe(kind);
+        expect(readlinkSync(join(ws.dir, "link"))).toBe("real");
+        expect(readlinkSync(join(ws.dir, "abs"))).toBe(join(tmp.path, "elsewhere"));
+        writeFileSync(join(ws.dir, "link", "agent.txt"), "through the link\n");
+        expect(readdirSync(join(user, "real"))).toEqual(["keep.txt"]);
+        expect(readFileSync(join(ws.dir, "real", "agent.txt"), "utf8")).toBe("through the link\n");
+        // Once, by its own name: a link is a link, not a second way into the folder (nor out of the copy).
+        expect((await ws.changes()).files).toEqual(["real/agent.txt"]);
+      } finally {
+        await ws.dispose();
+      }
+    });
 
   // git's own bookkeeping of worktrees is not safe when adds and removes overlap
   // (a remove deletes .git/worktrees while an add fills it): seen as a run that
