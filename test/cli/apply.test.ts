@@ -148,4 +148,35 @@ process.stdout.write(readFileSync(${JSON.stringify(join(FIXTURES, "claude/plain.
       expect(refused.err).toContain("--repeat");
     }
   });
+  // group.json is a file on disk: whatever is in it is checked before it becomes an argument or a path.
+  test("a tampered group.json is refused with a clear error; the file a `--output=` names is untouched, a patch path outside the run is never read or removed", async () => {
+    await using tmp = tmpdir();
+    const { dir, env } = setup(tmp.path, true);
+    const { groupId } = compare(dir, env);
+    const record = join(env.OD_HOME!, "runs", groupId, "group.json");
+    const original = readFileSync(record, "utf8");
+    const victim = join(tmp.path, "victim.txt");
+    writeFileSync(victim, "precious\n");
+    const tampered = (change: (m: { label: string; kept: Record<string, string> }) => void) => {
+      const group = JSON.parse(original);
+      change(group.members.find((m: { label: string }) => m.label === "pi"));
+      writeFileSync(record, JSON.stringify(group));
+    };
+    for (const change of [
+      (m: { kept: Record<string, string> }) => (m.kept.commit = `--output=${victim}`),
+      (m: { kept: Record<string, string> }) => (m.kept.branch = "--output=x"),
+      (m: { kept: Record<string, string> }) => (m.kept = { kind: "patch", file: "../../../victim.txt" }),
+      (m: { kept: Record<string, string> }) => (m.kept = { kind: "patch", file: victim }),
+    ]) {
+      tampered(change);
+      const r = od(["apply", groupId, "pi", "--cwd", dir], env);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`The record of compare run ${groupId} is not valid`);
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+      expect(existsSync(join(dir, "b.txt"))).toBe(false);
+      const d = od(["discard", groupId], env);
+      expect(d.code).toBe(2);
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    }
+  });
 });

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { OdEvent } from "../events.ts";
-import { type FileStat, type Kept, keptBranch } from "../workspace/keep.ts";
+import { keptBranch } from "../store/groups.ts";
+import type { FileStat, Kept } from "../workspace/keep.ts";
 import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
 import type { RunRequest } from "./request.ts";

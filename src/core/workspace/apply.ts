@@ -1,17 +1,17 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { OdError } from "../errors.ts";
 import { odHome } from "../os/paths.ts";
-import { type Group, type GroupMember, readGroup, writeGroup } from "../store/groups.ts";
+import { COMMIT, GROUP_ID, type Group, type GroupMember, keptBranch, PATCH_FILE, validGroup, writeGroup } from "../store/groups.ts";
 import { DIFF, git } from "./git.ts";
 import type { FileStat } from "./keep.ts";
 
 /** Where od keeps runs and compare groups: `<OD_HOME>/runs`, as the server's run log. */
 export const runsDirOf = (env: Record<string, string | undefined> = process.env) => join(odHome(env), "runs");
 
-/** The compare run with this id, or RUN_NOT_FOUND. */
+/** The compare run with this id, or RUN_NOT_FOUND; INVALID_REQUEST when its record is not one od would have written. */
 export function loadGroup(runsDir: string, id: string): Group {
-  const group = /^[\w-]+$/.test(id) ? readGroup(runsDir, id) : undefined;
+  const group = GROUP_ID.test(id) ? validGroup(runsDir, id) : undefined;
   if (!group) throw new OdError("RUN_NOT_FOUND", `No compare run ${id}`, "`od run --agent a,b` prints its id at the end.");
   return group;
 }
@@ -21,11 +21,27 @@ export async function memberPatch(runsDir: string, group: Group, member: GroupMe
   const kept = member.kept;
   if (!kept) return undefined;
   if (kept.kind === "patch") {
-    const path = join(runsDir, group.id, kept.file);
-    return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    const path = patchPath(runsDir, group, kept.file);
+    return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
   }
-  const r = await git([...DIFF, "--binary", "--full-index", "--no-renames", `${kept.commit}^`, kept.commit], group.cwd);
+  const commit = checked(group, COMMIT.test(kept.commit) && kept.branch === keptBranch(group.id, member.label), kept.commit);
+  const r = await git([...DIFF, "--binary", "--full-index", "--no-renames", "--end-of-options", `${commit}^`, commit], group.cwd);
   return r.code === 0 ? r.out : undefined;
+}
+
+/** Where a member's patch file is: a plain name in the group's own folder, checked again here (the schema did once). */
+function patchPath(runsDir: string, group: Group, file: string): string {
+  return join(runsDir, group.id, checked(group, PATCH_FILE.test(file), file));
+}
+
+/** `value` when `ok`; else the error a record od did not write gets. */
+function checked(group: Group, ok: boolean, value: string): string {
+  if (ok) return value;
+  throw new OdError(
+    "INVALID_REQUEST",
+    `The record of compare run ${group.id} is not valid (${JSON.stringify(value)})`,
+    "od does not act on it: its group.json was changed outside od.",
+  );
 }
 
 /** The member to apply: the one named, else the only one with a kept result. */
@@ -111,13 +127,13 @@ export async function discardGroup(runsDir: string, groupId: string, cwd?: strin
   if (refs.code !== 0 && group.members.some((m) => m.kept?.kind === "branch"))
     out.notes.push(`the repository at ${group.cwd} could not be read: ${firstLines(refs.err)}`);
   for (const branch of refs.code === 0 ? refs.out.split("\n").filter(Boolean) : []) {
-    const r = await git(["branch", "-D", branch], group.cwd);
+    const r = await git(["branch", "-D", "--", branch], group.cwd);
     if (r.code === 0) out.branches.push(branch);
     else out.notes.push(`${branch} was not removed: ${firstLines(r.err)}`);
   }
   const members = group.members.map((m) => {
     if (m.kept?.kind === "patch") {
-      rmSync(join(runsDir, group.id, m.kept.file), { force: true });
+      rmSync(patchPath(runsDir, group, m.kept.file), { force: true });
       out.patches.push(m.kept.file);
     }
     const stays = m.kept?.kind === "branch" && !out.branches.includes(m.kept.branch) && out.notes.length > 0;

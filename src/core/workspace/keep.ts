@@ -12,9 +12,6 @@ export interface FileStat {
 /** How a result is kept: a branch in the user's repository, or a patch file (relative to the group's folder). */
 export type Kept = { kind: "branch"; branch: string; commit: string } | { kind: "patch"; file: string };
 
-/** The name od gives and only ever removes: everything under `od/<groupId>/`. */
-export const keptBranch = (groupId: string, label: string) => `od/${groupId}/${label}`;
-
 /** The committer od writes its private commits as (never the user's name, no signing). */
 export const GIT_ID = ["-c", "user.name=od", "-c", "user.email=od@localhost", "-c", "commit.gpgsign=false"];
 
