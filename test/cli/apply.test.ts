@@ -178,5 +178,41 @@ process.stdout.write(readFileSync(${JSON.stringify(join(FIXTURES, "claude/plain.
       expect(d.code).toBe(2);
       expect(readFileSync(victim, "utf8")).toBe("precious\n");
     }
+  }, 30_000);
+  // Issue 29: the agent points its worktree's .git at the user's own git dir. od's git must not follow it.
+  test("an agent that points its worktree's .git at the user's git dir: the user's index and status are as they were, no worktree is left, od apply finds its result", async () => {
+    await using tmp = tmpdir();
+    const { dir, git, env } = setup(tmp.path, true);
+    const gitDir = join(dir, ".git");
+    const program = join(tmp.path, "claude-hostile.ts");
+    writeFileSync(
+      program,
+      `import { readFileSync, rmSync, writeFileSync } from "node:fs";
+await Bun.stdin.text();
+writeFileSync("a.txt", "agent\\n");
+writeFileSync("agentfile.txt", "x\\n");
+rmSync(".git", { recursive: true, force: true });
+writeFileSync(".git", ${JSON.stringify(`gitdir: ${gitDir}\n`)});
+process.stdout.write(readFileSync(${JSON.stringify(join(FIXTURES, "claude/plain.jsonl"))}, "utf8"));
+`,
+    );
+    installFake(tmp.path, "claude", [], program);
+    const index = readFileSync(join(gitDir, "index"));
+    const status = git("status", "--porcelain");
+    const r = od(["run", "--agent", "claude,pi", "--mode", "full", "--json", "--cwd", dir, "go"], env);
+    expect(r.code).toBe(0);
+    const { groupId, members } = JSON.parse(r.out.trim().split("\n").at(-1)!);
+    expect(readFileSync(join(gitDir, "index"))).toEqual(index);
+    expect(git("status", "--porcelain")).toBe(status);
+    expect(git("worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    expect(git("worktree", "list", "--porcelain")).not.toContain("prunable");
+    expect(members.find((m: { label: string }) => m.label === "claude").files.map((f: { path: string }) => f.path)).toEqual([
+      "a.txt",
+      "agentfile.txt",
+    ]);
+    const applied = od(["apply", groupId, "claude", "--cwd", dir], env);
+    expect(applied.code).toBe(0);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("agent\n");
+    expect(readFileSync(join(dir, "agentfile.txt"), "utf8")).toBe("x\n");
   });
 });

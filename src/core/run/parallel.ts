@@ -85,12 +85,12 @@ export async function* parallel(
     const cwd = request.cwd ?? process.cwd();
     const slug = label.replace(/[^\w-]/g, "_");
     if (!first) {
-      first = createWorkspace(cwd, slug);
+      first = createWorkspace(cwd, slug, { env: opts.env });
       first.then((ws) => ws.base && opts.onBase?.(ws.base)).catch(() => {});
       return first;
     }
     const base = await first.then((ws) => ws.base).catch(() => undefined);
-    return createWorkspace(cwd, slug, { base });
+    return createWorkspace(cwd, slug, { base, env: opts.env });
   };
   const one = async (request: RunRequest, label: string, i: number) => {
     const agent = request.agent;

@@ -144,5 +144,5 @@ await Promise.all(["a", "b", "c", "d"].map(async (l) => { const ws = await creat
     expect(lines.filter((l) => l === "begin remove")).toHaveLength(4);
     for (let i = 0; i < lines.length; i += 2) expect([lines[i]?.split(" ")[0], lines[i + 1]?.split(" ")[0]]).toEqual(["begin", "end"]);
     expect(worktrees()).toBe(1);
-  });
+  }, 20_000); // four workspaces through a shell wrapper: seconds on a busy machine
 });
