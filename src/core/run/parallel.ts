@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { OdEvent } from "../events.ts";
 import { keptBranch } from "../store/groups.ts";
 import type { FileStat, Kept } from "../workspace/keep.ts";
+import { recover } from "../workspace/lease.ts";
 import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
 import type { RunRequest } from "./request.ts";
@@ -70,6 +71,8 @@ export async function* parallel(
     tap?: (events: AsyncIterable<OdEvent>, runId: string, request: RunRequest) => AsyncIterable<OdEvent>;
   },
 ): AsyncGenerator<ParallelItem> {
+  // Workspaces an od killed on the way left behind (their owner runs no more) go before new ones are made.
+  await recover(opts.env);
   const slots = opts.slots ?? new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
   let wake: (() => void) | undefined;
