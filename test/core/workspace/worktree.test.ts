@@ -36,7 +36,7 @@ describe("workspaces", () => {
     });
     // A hook of the user's is theirs to run, not od's.
     writeFileSync(join(repo, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch "${join(tmp.path, "hook-ran")}"\n`, { mode: 0o755 });
-    const ws = await createWorkspace(repo, "a");
+    const ws = await createWorkspace(repo, "a", { env: { OD_HOME: join(tmp.path, "home") } });
     expect(ws.kind).toBe("worktree");
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
     expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
@@ -59,7 +59,7 @@ describe("workspaces", () => {
     const { repo, worktrees } = repoIn(tmp.path);
     writeFileSync(join(repo, ".git", "worktrees"), "a file where git keeps its worktrees\n");
     const before = readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length;
-    const failure = await createWorkspace(repo, "x").then(
+    const failure = await createWorkspace(repo, "x", { env: { OD_HOME: join(tmp.path, "home") } }).then(
       () => undefined,
       (err: Error) => err.message,
     );
@@ -77,7 +77,7 @@ describe("workspaces", () => {
       script,
       `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace/worktree.ts"))};\nconst ws = await createWorkspace(${JSON.stringify(repo)}, "a");\nconsole.log(ws.kind);\nawait ws.dispose();`,
     );
-    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
+    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin"), OD_HOME: join(tmp.path, "home") } });
     expect(p.stderr.toString()).toBe("");
     expect(p.stdout.toString()).toBe("copy\n");
   });
@@ -96,7 +96,7 @@ describe("workspaces", () => {
       mkdirSync(join(tmp.path, "elsewhere"));
       writeFileSync(join(tmp.path, "elsewhere", "theirs.txt"), "not the copy's\n");
       symlinkSync(join(tmp.path, "elsewhere"), join(user, "abs"));
-      const ws = await createWorkspace(user, "a");
+      const ws = await createWorkspace(user, "a", { env: { OD_HOME: join(tmp.path, "home") } });
       try {
         expect(ws.kind).toBe(kind);
         expect(readlinkSync(join(ws.dir, "link"))).toBe("real");
@@ -136,7 +136,9 @@ echo "begin $op" >> "${log}"; sleep 0.05; "${realGit}" "$@"; rc=$?; echo "end $o
       `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace/worktree.ts"))};
 await Promise.all(["a", "b", "c", "d"].map(async (l) => { const ws = await createWorkspace(${JSON.stringify(repo)}, l); await ws.dispose(); }));`,
     );
-    const p = Bun.spawnSync([process.execPath, script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const p = Bun.spawnSync([process.execPath, script], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, OD_HOME: join(tmp.path, "home") },
+    });
     expect(p.stderr.toString()).toBe("");
     expect(p.exitCode).toBe(0);
     const lines = readFileSync(log, "utf8").trim().split("\n");
