@@ -76,4 +76,18 @@ describe("structure", () => {
       .map(({ f, lines }) => `${f}: ${lines}`);
     expect(long).toEqual([]);
   });
+  // od's git must obey nothing an agent wrote: explicit git dir and work tree, no hooks, filters or outside config.
+  // That holds because one module runs it; a second `Bun.spawn(["git", ...])` anywhere would bypass it.
+  test("git is spawned only by src/core/workspace/git.ts; a target's shell runs it only from src/core/remote/changes-scripts.ts", () => {
+    const RUNNER = "src/core/workspace/git.ts";
+    const SCRIPTS = "src/core/remote/changes-scripts.ts";
+    const naming: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(join(ROOT, file), "utf8");
+      if (file !== RUNNER && /(["'`])git\1/.test(text)) naming.push(`${file}: names "git" as a command`);
+      if (file !== SCRIPTS && /["'`][^"'`\n]*\bgit "\$@"/.test(text)) naming.push(`${file}: a shell script runs git`);
+    }
+    expect(naming).toEqual([]);
+    expect(readFileSync(join(ROOT, RUNNER), "utf8")).toContain("Bun.spawn(cmd");
+  });
 });

@@ -8,6 +8,7 @@ import { type Group, readGroup, writeGroup } from "../core/store/groups.ts";
 import { storedRequest } from "../core/store/record.ts";
 import { runsDirOf } from "../core/workspace/apply.ts";
 import { groupOf } from "../core/workspace/compare.ts";
+import { recover } from "../core/workspace/lease.ts";
 import type { RunStore } from "./runs.ts";
 
 export interface CompareMember {
@@ -37,7 +38,12 @@ const KEEP_FINISHED = 64;
 export class CompareRuns {
   private readonly groups = new Map<string, LiveGroup>();
 
-  constructor(private readonly store: RunStore) {}
+  constructor(private readonly store: RunStore) {
+    // The workspaces a killed od left behind go as the server starts (and again before each compare run, in parallel()).
+    void recover(store.deps.env).then((dirs) => {
+      if (dirs.length) store.deps.warn?.(`removed ${dirs.length} workspace(s) a stopped od left behind: ${dirs.join(", ")}`);
+    });
+  }
 
   start(base: Omit<RunRequest, "agent"> & { cwd: string }, agents: string[]): { groupId: string; members: CompareMember[] } {
     const groupId = crypto.randomUUID();

@@ -148,4 +148,71 @@ process.stdout.write(readFileSync(${JSON.stringify(join(FIXTURES, "claude/plain.
       expect(refused.err).toContain("--repeat");
     }
   });
+  // group.json is a file on disk: whatever is in it is checked before it becomes an argument or a path.
+  test("a tampered group.json is refused with a clear error; the file a `--output=` names is untouched, a patch path outside the run is never read or removed", async () => {
+    await using tmp = tmpdir();
+    const { dir, env } = setup(tmp.path, true);
+    const { groupId } = compare(dir, env);
+    const record = join(env.OD_HOME!, "runs", groupId, "group.json");
+    const original = readFileSync(record, "utf8");
+    const victim = join(tmp.path, "victim.txt");
+    writeFileSync(victim, "precious\n");
+    const tampered = (change: (m: { label: string; kept: Record<string, string> }) => void) => {
+      const group = JSON.parse(original);
+      change(group.members.find((m: { label: string }) => m.label === "pi"));
+      writeFileSync(record, JSON.stringify(group));
+    };
+    for (const change of [
+      (m: { kept: Record<string, string> }) => (m.kept.commit = `--output=${victim}`),
+      (m: { kept: Record<string, string> }) => (m.kept.branch = "--output=x"),
+      (m: { kept: Record<string, string> }) => (m.kept = { kind: "patch", file: "../../../victim.txt" }),
+      (m: { kept: Record<string, string> }) => (m.kept = { kind: "patch", file: victim }),
+    ]) {
+      tampered(change);
+      const r = od(["apply", groupId, "pi", "--cwd", dir], env);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`The record of compare run ${groupId} is not valid`);
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+      expect(existsSync(join(dir, "b.txt"))).toBe(false);
+      const d = od(["discard", groupId], env);
+      expect(d.code).toBe(2);
+      expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    }
+  }, 30_000);
+  // Issue 29: the agent points its worktree's .git at the user's own git dir. od's git must not follow it.
+  test("an agent that points its worktree's .git at the user's git dir: the user's index and status are as they were, no worktree is left, od apply finds its result", async () => {
+    await using tmp = tmpdir();
+    const { dir, git, env } = setup(tmp.path, true);
+    const gitDir = join(dir, ".git");
+    const program = join(tmp.path, "claude-hostile.ts");
+    writeFileSync(
+      program,
+      `import { readFileSync, rmSync, writeFileSync } from "node:fs";
+await Bun.stdin.text();
+writeFileSync("a.txt", "agent\\n");
+writeFileSync("agentfile.txt", "x\\n");
+rmSync(".git", { recursive: true, force: true });
+writeFileSync(".git", ${JSON.stringify(`gitdir: ${gitDir}\n`)});
+process.stdout.write(readFileSync(${JSON.stringify(join(FIXTURES, "claude/plain.jsonl"))}, "utf8"));
+`,
+    );
+    installFake(tmp.path, "claude", [], program);
+    const index = readFileSync(join(gitDir, "index"));
+    const status = git("status", "--porcelain");
+    const r = od(["run", "--agent", "claude,pi", "--mode", "full", "--json", "--cwd", dir, "go"], env);
+    expect(r.code).toBe(0);
+    const { groupId, members } = JSON.parse(r.out.trim().split("\n").at(-1)!);
+    expect(readFileSync(join(gitDir, "index"))).toEqual(index);
+    expect(git("status", "--porcelain")).toBe(status);
+    expect(git("worktree", "list", "--porcelain").match(/^worktree /gm)).toHaveLength(1);
+    expect(git("worktree", "list", "--porcelain")).not.toContain("prunable");
+    expect(members.find((m: { label: string }) => m.label === "claude").files.map((f: { path: string }) => f.path)).toEqual([
+      "a.txt",
+      "agentfile.txt",
+    ]);
+    const applied = od(["apply", groupId, "claude", "--cwd", dir], env);
+    expect(applied.code).toBe(0);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("agent\n");
+    expect(readFileSync(join(dir, "agentfile.txt"), "utf8")).toBe("x\n");
+  });
 });

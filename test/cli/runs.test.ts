@@ -107,7 +107,7 @@ describe("od runs (compiled)", () => {
           status: "succeeded",
           durationMs: 1000,
           files: [],
-          kept: { kind: "branch", branch: "od/g1/pi", commit: "c" },
+          kept: { kind: "branch", branch: "od/g1/pi", commit: "c".repeat(40) },
         },
         { label: "pi#2", agent: "pi", runId: "abc222", status: "failed", durationMs: 2000, files: [] },
       ],

@@ -70,4 +70,22 @@ describe("results over HTTP", () => {
     expect(diff.status).toBe(200);
     expect(await diff.json()).toMatchObject({ runId, files: ["new.txt"] });
   });
+  test("diff of a compare run whose group.json was tampered with: refused as invalid, git never sees the value", async () => {
+    await using tmp = tmpdir();
+    const { request, fake } = testApp(tmp.path, script);
+    const { groupId } = await keptGroup(tmp.path, fake.env);
+    const record = join(runsDirOf(fake.env), groupId, "group.json");
+    const victim = join(tmp.path, "victim.txt");
+    writeFileSync(victim, "precious\n");
+    const group = JSON.parse(readFileSync(record, "utf8"));
+    group.members[0].kept.commit = `--output=${victim}`;
+    writeFileSync(record, JSON.stringify(group));
+    const r = await request(`/api/runs/${groupId}/diff`);
+    expect(readFileSync(victim, "utf8")).toBe("precious\n");
+    expect(r.status).toBe(400);
+    expect(((await r.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "INVALID_REQUEST",
+      message: expect.stringContaining("is not valid"),
+    });
+  });
 });

@@ -1,7 +1,7 @@
 import { OdError } from "../errors.ts";
 import type { Changes, ChangesSource } from "../workspace/changes.ts";
 import { MAX_FILES } from "../workspace/changes.ts";
-import { MAX_DIFF_BYTES } from "../workspace/git.ts";
+import { type GitTree, MAX_DIFF_BYTES } from "../workspace/git.ts";
 import { afterScript, beforeScript, diffScript, disposeScript, END, parseStatus } from "./changes-scripts.ts";
 import { type ExecResult, execOnTarget } from "./exec.ts";
 import { formatTarget, type Target } from "./target.ts";
@@ -16,6 +16,8 @@ const MAX_NAMES_BYTES = 96 * 1024;
 interface Picture {
   marker: string;
   prefix: string;
+  /** The repository as found before the agent ran: every later script works on it, whatever `.git` the agent wrote. */
+  repo: GitTree;
   status: Map<string, string>;
 }
 
@@ -38,7 +40,7 @@ export function remoteChanges(target: Target, cwd: string, env: Env): ChangesSou
     },
     async changes(): Promise<Changes> {
       if (typeof before !== "object") return { files: [], note: `changes not tracked: ${before ?? `${where} was not read`}` };
-      const after = await run(afterScript(cwd, before.marker)).catch((e: unknown) => OdError.from(e));
+      const after = await run(afterScript(cwd, before.repo, before.marker)).catch((e: unknown) => OdError.from(e));
       const fields = after instanceof OdError ? undefined : complete(after);
       if (!fields) return { files: [], note: `changes not tracked: ${where} could not be read after the run` };
       const cut = fields.indexOf("");
@@ -48,7 +50,7 @@ export function remoteChanges(target: Target, cwd: string, env: Env): ChangesSou
       if (files.length > MAX_FILES) return { files: [], note: `changes not tracked: over ${MAX_FILES} files changed in ${where}` };
       const untracked = files.filter((f) => status.get(f) === "??");
       if (files.reduce((n, f) => n + f.length + 3, 0) > MAX_NAMES_BYTES) return { files, note: "no diff: too many names to ask git for" };
-      return { files, diff: files.length ? await diff(run, diffScript(cwd, files, untracked)) : undefined };
+      return { files, diff: files.length ? await diff(run, diffScript(cwd, before.repo, files, untracked)) : undefined };
     },
     async dispose() {
       if (typeof before === "object") await run(disposeScript(before.marker)).catch(() => {});
@@ -62,8 +64,9 @@ async function take(run: () => Promise<ExecResult>, where: string): Promise<Pict
   if (r instanceof OdError) return `${where} could not be read (${r.message})`;
   const fields = complete(r);
   if (!fields) return `${where} could not be read${r.timedOut ? " in time" : ` (exit ${r.exitCode}${said(r)})`}`;
-  if (fields[0] !== "git") return `${where} is not in a git work tree, so there is no diff and no list of files`;
-  return { marker: fields[1]!, prefix: fields[2]!, status: parseStatus(fields.slice(3, fields.indexOf("", 3)), fields[2]!) };
+  if (fields[0] !== "repo") return `${where} is not in a git work tree, so there is no diff and no list of files`;
+  const [, marker, prefix, gitDir, workTree] = fields as [string, string, string, string, string];
+  return { marker, prefix, repo: { gitDir, workTree }, status: parseStatus(fields.slice(5, fields.indexOf("", 5)), prefix) };
 }
 
 /** A script's NUL-separated fields, when it ran to its end (the last field is END). */

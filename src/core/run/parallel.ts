@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { OdEvent } from "../events.ts";
-import { type FileStat, type Kept, keptBranch } from "../workspace/keep.ts";
+import { keptBranch } from "../store/groups.ts";
+import type { FileStat, Kept } from "../workspace/keep.ts";
+import { recover } from "../workspace/lease.ts";
 import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
 import type { RunRequest } from "./request.ts";
@@ -69,6 +71,8 @@ export async function* parallel(
     tap?: (events: AsyncIterable<OdEvent>, runId: string, request: RunRequest) => AsyncIterable<OdEvent>;
   },
 ): AsyncGenerator<ParallelItem> {
+  // Workspaces an od killed on the way left behind (their owner runs no more) go before new ones are made.
+  await recover(opts.env);
   const slots = opts.slots ?? new Slots(opts.maxConcurrent ?? 4);
   const queue: ParallelItem[] = [];
   let wake: (() => void) | undefined;
@@ -84,12 +88,12 @@ export async function* parallel(
     const cwd = request.cwd ?? process.cwd();
     const slug = label.replace(/[^\w-]/g, "_");
     if (!first) {
-      first = createWorkspace(cwd, slug);
+      first = createWorkspace(cwd, slug, { env: opts.env });
       first.then((ws) => ws.base && opts.onBase?.(ws.base)).catch(() => {});
       return first;
     }
     const base = await first.then((ws) => ws.base).catch(() => undefined);
-    return createWorkspace(cwd, slug, { base });
+    return createWorkspace(cwd, slug, { base, env: opts.env });
   };
   const one = async (request: RunRequest, label: string, i: number) => {
     const agent = request.agent;

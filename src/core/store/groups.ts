@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { z } from "zod";
+import { OdError } from "../errors.ts";
 import { storageError } from "./fault.ts";
 
 /**
@@ -11,6 +12,19 @@ import { storageError } from "./fault.ts";
  * `od discard`, `od runs` and the server read it from here.
  */
 
+/**
+ * What a value read from group.json may be before od hands it to git or the disk (a record can be
+ * edited by anyone who can write OD_HOME): a commit is 40 or 64 hex digits, an id and a label are
+ * plain words (an agent id, then `#2`), a branch is `od/<groupId>/<label>`, a patch file is
+ * `<label>.patch` in the group's folder. Nothing that could start an option or leave a folder.
+ */
+export const COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+export const GROUP_ID = /^\w[\w-]*$/;
+export const LABEL = /^[A-Za-z0-9][\w-]*(?:#\d+)?$/;
+export const PATCH_FILE = /^[A-Za-z0-9][\w-]*(?:#\d+)?\.patch$/;
+/** The branch od keeps a member's result as, and the only kind it ever removes. */
+export const keptBranch = (groupId: string, label: string) => `od/${groupId}/${label}`;
+
 const Usage = z.object({
   inputTokens: z.number().optional(),
   outputTokens: z.number().optional(),
@@ -19,16 +33,16 @@ const Usage = z.object({
 
 const Kept = z.discriminatedUnion("kind", [
   /** A branch committed on top of `base` (uncommitted and untracked files of the start included). */
-  z.object({ kind: z.literal("branch"), branch: z.string(), commit: z.string() }),
+  z.object({ kind: z.literal("branch"), branch: z.string(), commit: z.string().regex(COMMIT, "not a commit id") }),
   /** A patch file (relative to the group's folder) against the starting copy of the working directory. */
-  z.object({ kind: z.literal("patch"), file: z.string() }),
+  z.object({ kind: z.literal("patch"), file: z.string().regex(PATCH_FILE, "not a patch file's name") }),
 ]);
 
 export const GroupMember = z.object({
   /** Unique in the group: the agent id, then `pi#2`, `pi#3` for repeats. */
-  label: z.string(),
+  label: z.string().regex(LABEL, "not a label"),
   agent: z.string(),
-  runId: z.string(),
+  runId: z.string().regex(/^[\w-]*$/, "not a run id"),
   status: z.enum(["succeeded", "failed", "cancelled"]),
   durationMs: z.number(),
   usage: Usage.optional(),
@@ -42,21 +56,28 @@ export const GroupMember = z.object({
 });
 export type GroupMember = z.infer<typeof GroupMember>;
 
-export const Group = z.object({
-  id: z.string(),
-  cwd: z.string(),
-  prompt: z.string(),
-  startedAt: z.number(),
-  /** The commit the members' branches start from (git only): HEAD plus the user's uncommitted work, as a commit. */
-  base: z.string().optional(),
-  members: z.array(GroupMember),
-  /** Set by `od apply`: which member was applied, and when. */
-  applied: z.object({ label: z.string(), at: z.number() }).optional(),
-});
+export const Group = z
+  .object({
+    id: z.string().regex(GROUP_ID, "not a run id"),
+    cwd: z.string().refine((p) => isAbsolute(p) && !p.includes("\0"), "not an absolute path"),
+    prompt: z.string(),
+    startedAt: z.number(),
+    /** The commit the members' branches start from (git only): HEAD plus the user's uncommitted work, as a commit. */
+    base: z.string().regex(COMMIT, "not a commit id").optional(),
+    members: z.array(GroupMember),
+    /** Set by `od apply`: which member was applied, and when. */
+    applied: z.object({ label: z.string().regex(LABEL, "not a label"), at: z.number() }).optional(),
+  })
+  .superRefine((g, ctx) =>
+    g.members.forEach((m, i) => {
+      if (m.kept?.kind === "branch" && m.kept.branch !== keptBranch(g.id, m.label))
+        ctx.addIssue({ code: "custom", path: ["members", i, "kept", "branch"], message: `not ${keptBranch(g.id, m.label)}` });
+    }),
+  );
 export type Group = z.infer<typeof Group>;
 
 const file = (runsDir: string, id: string) => {
-  if (!/^[\w-]+$/.test(id)) throw new Error(`bad run id: ${id}`);
+  if (!GROUP_ID.test(id)) throw new Error(`bad run id: ${id}`);
   return join(runsDir, id, "group.json");
 };
 
@@ -72,14 +93,37 @@ export function writeGroup(runsDir: string, group: Group): void {
   }
 }
 
-/** The group with this id, or undefined when there is none (or its file is not a group). */
+/** The group with this id, or undefined when there is none or its file is not a valid group (a list leaves it out). */
 export function readGroup(runsDir: string, id: string): Group | undefined {
-  const path = file(runsDir, id);
-  if (!existsSync(path)) return undefined;
   try {
-    const parsed = Group.safeParse(JSON.parse(readFileSync(path, "utf8")));
-    return parsed.success ? parsed.data : undefined;
+    return validGroup(runsDir, id);
   } catch {
     return undefined;
   }
 }
+
+/**
+ * The group with this id, or undefined when there is none; for acting on it (apply, discard, a diff):
+ * a file that is not a valid group (not JSON, or a value od would not have written) is an
+ * INVALID_REQUEST that says so, and od acts on none of it.
+ */
+export function validGroup(runsDir: string, id: string): Group | undefined {
+  const path = file(runsDir, id);
+  if (!existsSync(path)) return undefined;
+  let parsed: ReturnType<typeof Group.safeParse>;
+  try {
+    parsed = Group.safeParse(JSON.parse(readFileSync(path, "utf8")));
+  } catch (err) {
+    throw invalid(id, path, (err as Error).message);
+  }
+  if (parsed.success && parsed.data.id === id) return parsed.data;
+  const issue = parsed.error?.issues[0];
+  throw invalid(id, path, issue ? `${issue.path.join(".")}: ${issue.message}` : `its id is not ${id}`);
+}
+
+const invalid = (id: string, path: string, why: string) =>
+  new OdError(
+    "INVALID_REQUEST",
+    `The record of compare run ${id} is not valid (${why})`,
+    `od does not act on it: ${path} was changed outside od. Restore it, or remove the folder to forget the run.`,
+  );

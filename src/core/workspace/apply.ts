@@ -1,17 +1,17 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { OdError } from "../errors.ts";
 import { odHome } from "../os/paths.ts";
-import { type Group, type GroupMember, readGroup, writeGroup } from "../store/groups.ts";
-import { DIFF, git } from "./git.ts";
+import { COMMIT, GROUP_ID, type Group, type GroupMember, keptBranch, PATCH_FILE, validGroup, writeGroup } from "../store/groups.ts";
+import { DIFF, findRepo, git, openGit } from "./git.ts";
 import type { FileStat } from "./keep.ts";
 
 /** Where od keeps runs and compare groups: `<OD_HOME>/runs`, as the server's run log. */
 export const runsDirOf = (env: Record<string, string | undefined> = process.env) => join(odHome(env), "runs");
 
-/** The compare run with this id, or RUN_NOT_FOUND. */
+/** The compare run with this id, or RUN_NOT_FOUND; INVALID_REQUEST when its record is not one od would have written. */
 export function loadGroup(runsDir: string, id: string): Group {
-  const group = /^[\w-]+$/.test(id) ? readGroup(runsDir, id) : undefined;
+  const group = GROUP_ID.test(id) ? validGroup(runsDir, id) : undefined;
   if (!group) throw new OdError("RUN_NOT_FOUND", `No compare run ${id}`, "`od run --agent a,b` prints its id at the end.");
   return group;
 }
@@ -21,11 +21,28 @@ export async function memberPatch(runsDir: string, group: Group, member: GroupMe
   const kept = member.kept;
   if (!kept) return undefined;
   if (kept.kind === "patch") {
-    const path = join(runsDir, group.id, kept.file);
-    return existsSync(path) ? readFileSync(path, "utf8") : undefined;
+    const path = patchPath(runsDir, group, kept.file);
+    return existsSync(path) && lstatSync(path).isFile() ? readFileSync(path, "utf8") : undefined;
   }
-  const r = await git([...DIFF, "--binary", "--full-index", "--no-renames", `${kept.commit}^`, kept.commit], group.cwd);
-  return r.code === 0 ? r.out : undefined;
+  const commit = checked(group, COMMIT.test(kept.commit) && kept.branch === keptBranch(group.id, member.label), kept.commit);
+  const repo = await findRepo(group.cwd);
+  const r = repo && (await git(repo, [...DIFF, "--binary", "--full-index", "--no-renames", "--end-of-options", `${commit}^`, commit]));
+  return r?.code === 0 ? r.out : undefined;
+}
+
+/** Where a member's patch file is: a plain name in the group's own folder, checked again here (the schema did once). */
+function patchPath(runsDir: string, group: Group, file: string): string {
+  return join(runsDir, group.id, checked(group, PATCH_FILE.test(file), file));
+}
+
+/** `value` when `ok`; else the error a record od did not write gets. */
+function checked(group: Group, ok: boolean, value: string): string {
+  if (ok) return value;
+  throw new OdError(
+    "INVALID_REQUEST",
+    `The record of compare run ${group.id} is not valid (${JSON.stringify(value)})`,
+    "od does not act on it: its group.json was changed outside od.",
+  );
 }
 
 /** The member to apply: the one named, else the only one with a kept result. */
@@ -70,11 +87,14 @@ export async function applyResult(runsDir: string, groupId: string, label?: stri
     );
   const where = cwd ?? group.cwd;
   if (!existsSync(where)) throw new OdError("INVALID_REQUEST", `The folder to apply in is gone: ${where}`, "Pass --cwd.");
-  const top = member.kept?.kind === "branch" ? await git(["rev-parse", "--show-toplevel"], where) : undefined;
-  const dir = top?.code === 0 ? top.out.trim() : where;
-  const check = await git(["apply", "--check", "--whitespace=nowarn", "-"], dir, { stdin: patch });
+  // A branch's patch names paths from the repository's top; a copy's, from the folder it copied.
+  const repo = await findRepo(where);
+  const dir = member.kept?.kind === "branch" && repo?.workTree ? repo.workTree : where;
+  const g = await openGit(repo, dir);
+  const apply = (...args: string[]) => g.run(["apply", ...args, "--whitespace=nowarn", "-"], { cwd: dir, stdin: patch });
+  const check = await apply("--check");
   if (check.code !== 0) {
-    const already = (await git(["apply", "--check", "--reverse", "--whitespace=nowarn", "-"], dir, { stdin: patch })).code === 0;
+    const already = (await apply("--check", "--reverse")).code === 0;
     const cmd = `od apply ${group.id} ${member.label}`;
     throw new OdError(
       "INVALID_REQUEST",
@@ -86,7 +106,7 @@ export async function applyResult(runsDir: string, groupId: string, label?: stri
         : `A file it changes was changed since the run; nothing was touched. Commit or stash your work (\`git stash\`), then \`${cmd}\`.`,
     );
   }
-  const r = await git(["apply", "--whitespace=nowarn", "-"], dir, { stdin: patch });
+  const r = await apply();
   if (r.code !== 0) throw new OdError("INTERNAL", `git apply failed after its check passed: ${firstLines(r.err)}`);
   writeGroup(runsDir, { ...group, applied: { label: member.label, at: Date.now() } });
   return { groupId: group.id, label: member.label, dir, files: member.files };
@@ -107,17 +127,20 @@ export async function discardGroup(runsDir: string, groupId: string, cwd?: strin
   const found = loadGroup(runsDir, groupId);
   const group = { ...found, cwd: cwd ?? found.cwd };
   const out: Discarded = { groupId: group.id, branches: [], patches: [], notes: [] };
-  const refs = await git(["for-each-ref", "--format=%(refname:strip=2)", `refs/heads/od/${group.id}/`], group.cwd);
+  const repo = await findRepo(group.cwd);
+  const refs = repo
+    ? await git(repo, ["for-each-ref", "--format=%(refname:strip=2)", `refs/heads/od/${group.id}/`])
+    : { code: 128, out: "", err: "not in a git work tree" };
   if (refs.code !== 0 && group.members.some((m) => m.kept?.kind === "branch"))
     out.notes.push(`the repository at ${group.cwd} could not be read: ${firstLines(refs.err)}`);
   for (const branch of refs.code === 0 ? refs.out.split("\n").filter(Boolean) : []) {
-    const r = await git(["branch", "-D", branch], group.cwd);
+    const r = await git(repo, ["branch", "-D", "--", branch]);
     if (r.code === 0) out.branches.push(branch);
     else out.notes.push(`${branch} was not removed: ${firstLines(r.err)}`);
   }
   const members = group.members.map((m) => {
     if (m.kept?.kind === "patch") {
-      rmSync(join(runsDir, group.id, m.kept.file), { force: true });
+      rmSync(patchPath(runsDir, group, m.kept.file), { force: true });
       out.patches.push(m.kept.file);
     }
     const stays = m.kept?.kind === "branch" && !out.branches.includes(m.kept.branch) && out.notes.length > 0;

@@ -1,7 +1,7 @@
-import { copyFileSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve, sep } from "node:path";
-import { DIFF, git, MAX_DIFF_BYTES, withoutFilters } from "./git.ts";
+import { DIFF, findRepoSync, type GitTree, MAX_DIFF_BYTES, openGit, privateIndex } from "./git.ts";
 
 export const MAX_FILES = 20_000;
 
@@ -25,9 +25,14 @@ export interface ChangesSource {
   dispose?(): Promise<void>;
 }
 
-/** This machine's folder: a stat of every file as the agent starts and as it ends, and git's diff of those that changed. */
+/**
+ * This machine's folder: a stat of every file as the agent starts and as it ends, and git's diff of
+ * those that changed, in the repository found now, before the run launches its agent (whatever
+ * `.git` the agent writes later is never read).
+ */
 export function localChanges(cwd: string, skip: string[] = []): ChangesSource {
   let before: Map<string, string> | undefined;
+  const repo = findRepoSync(cwd);
   return {
     snapshot() {
       before = fingerprint(cwd, skip);
@@ -36,7 +41,7 @@ export function localChanges(cwd: string, skip: string[] = []): ChangesSource {
       const after = before ? fingerprint(cwd, skip) : undefined;
       const files = before && after ? changedFiles(before, after) : [];
       // Deleted files too: git shows a deletion, and a rename as one (its old name is among the files).
-      const diff = await gitDiff(cwd, files);
+      const diff = repo ? await gitDiff(repo, cwd, files) : undefined;
       if (before && after) return { files, diff };
       return { files, diff, note: `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read` };
     },
@@ -79,18 +84,14 @@ export function fingerprint(dir: string, skip: string[] = []): Map<string, strin
 }
 
 /**
- * The diff of `files` in a repository, the new ones included as `git add -N` shows them (deleted and moved
- * ones too); undefined outside one, or with no git installed. git works on a private copy of the index (the
- * new files' intent-to-add entries, the stat refresh `git diff` writes), removed however it ends: the user's
- * index, and so `git status`, are as they were. The agent may have written the repository's config: no command
- * it names runs, nor any hook; and a name is a name, never a pattern.
+ * The diff of `files` (relative to `cwd`, in `repo`), the new ones included as `git add -N` shows them
+ * (deleted and moved ones too); undefined with no git installed. git works on a private copy of the
+ * index (the new files' intent-to-add entries, the stat refresh `git diff` writes), removed however it
+ * ends: the user's index, and so `git status`, are as they were. Nothing the repository's config names
+ * runs (workspace/git.ts), and a name is a name, never a pattern.
  */
-export async function gitDiff(cwd: string, files: string[]): Promise<string | undefined> {
+export async function gitDiff(repo: GitTree, cwd: string, files: string[]): Promise<string | undefined> {
   if (!files.length) return undefined;
-  const index = await git(["rev-parse", "--git-path", "index"], cwd);
-  if (index.code !== 0) return undefined;
-  const noFilters = await withoutFilters(cwd, files);
-  if (!noFilters) return undefined;
   let scratch: string;
   try {
     scratch = mkdtempSync(join(tmpdir(), "od-index-"));
@@ -98,29 +99,18 @@ export async function gitDiff(cwd: string, files: string[]): Promise<string | un
     return undefined; // no room for the private index: no diff, and the run's result still comes
   }
   try {
-    const env = { GIT_INDEX_FILE: join(scratch, "index") };
-    if (!copyIndex(resolve(cwd, index.out.replace(/\r?\n$/, "")), env.GIT_INDEX_FILE)) return undefined;
-    // No shared index file beside the user's (core.splitIndex): the copy is written whole.
-    const args = [...noFilters, "--literal-pathspecs", "-c", `core.hooksPath=${join(scratch, "no-hooks")}`, "-c", "core.splitIndex=false"];
-    const untracked = await git([...args, "ls-files", "-z", "--others", "--exclude-standard", "--", ...files], cwd, { env });
+    const index = privateIndex(repo, scratch);
+    if (!index) return undefined;
+    const git = await openGit(repo, cwd);
+    const untracked = await git.run(["ls-files", "-z", "--others", "--exclude-standard", "--", ...files], { index });
     const added = untracked.out.split("\0").filter(Boolean);
-    if (added.length) await git([...args, "add", "--intent-to-add", "--", ...added], cwd, { env });
-    const r = await git([...args, ...DIFF, "--find-renames", "--", ...files], cwd, { env, maxBytes: MAX_DIFF_BYTES });
+    if (added.length) await git.run(["add", "--intent-to-add", "--", ...added], { index });
+    const r = await git.run([...DIFF, "--find-renames", "--", ...files], { index, maxBytes: MAX_DIFF_BYTES });
     return r.code === 0 && r.out ? r.out : undefined;
   } finally {
     try {
       rmSync(scratch, { recursive: true, force: true, maxRetries: 3 });
     } catch {}
-  }
-}
-
-/** A copy of the index at `from`; none there (a repository with no commits yet) is an empty index, and fine. */
-function copyIndex(from: string, to: string): boolean {
-  try {
-    copyFileSync(from, to);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ENOENT";
   }
 }
 

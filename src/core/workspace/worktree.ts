@@ -1,137 +1,106 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
-import { DIFF, git, MAX_DIFF_BYTES } from "./git.ts";
-import { type FileStat, GIT_ID, type Kept, keepAsBranch, keepAsPatch, must, trackCopy } from "./keep.ts";
+import { copyWorkspace } from "./copy.ts";
+import { DIFF, findRepo, type Git, type GitTree, git, MAX_DIFF_BYTES, must, openGit, privateIndex } from "./git.ts";
+import { commitIndex, type FileStat, keepAsBranch, stage } from "./keep.ts";
+import { inTurn, lease, release, removeWorkspace } from "./lease.ts";
+import type { Workspace } from "./workspace.ts";
 
-/** A private copy of a working directory for one agent, and what that agent changed in it. */
-export interface Workspace {
-  dir: string;
-  kind: "worktree" | "copy";
-  /** The commit the worktree starts from (HEAD plus the user's uncommitted and untracked files). */
-  base?: string;
-  changes(): Promise<{ files: string[]; diff?: string }>;
-  /**
-   * Keeps what the agent changed: a worktree as the branch `branch` on top of `base`, a copy as a
-   * patch at `patchPath`. `kept` is undefined when nothing changed (or a copy cannot be tracked: `note`).
-   */
-  keep(target: { branch: string; patchPath: string; patchFile: string }): Promise<{ files: FileStat[]; kept?: Kept; note?: string }>;
-  dispose(): Promise<void>;
-}
+export type { Workspace };
+
+type Env = Record<string, string | undefined>;
 
 /**
- * git keeps a repository's worktrees in one folder (.git/worktrees) that
- * concurrent `worktree add` and `worktree remove` race on: a remove deletes the
- * folder when it looks empty, or reads an entry another add is half-way
- * through. One repository's adds and removes therefore take turns.
+ * A git worktree when `cwd` is in a repository (the user's uncommitted changes applied and untracked
+ * files copied, git-ignored ones left out, then all committed as a private baseline, so the agent's
+ * own diff is exact), else a plain copy. The user's tree and index are never touched. Recorded in
+ * OD_HOME (lease.ts) while it lives, so a crash leaves nothing behind for long.
  */
-const turns = new Map<string, Promise<unknown>>();
-function inTurn<T>(repo: string, step: () => Promise<T>): Promise<T> {
-  const mine = (turns.get(repo) ?? Promise.resolve()).then(step, step);
-  const settled = mine.catch(() => {});
-  turns.set(repo, settled);
-  settled.then(() => turns.get(repo) === settled && turns.delete(repo));
-  return mine;
-}
-
-/**
- * A git worktree when `cwd` is in a repository (the user's uncommitted changes
- * applied and untracked files copied, git-ignored ones left out, then all
- * committed as a private baseline, so the agent's own diff is exact), else a
- * plain copy. The user's tree is never touched.
- */
-export async function createWorkspace(cwd: string, label: string, opts: { base?: string } = {}): Promise<Workspace> {
-  const root = mkdtempSync(join(tmpdir(), `od-ws-${label}-`));
+export async function createWorkspace(cwd: string, label: string, opts: { base?: string; env?: Env } = {}): Promise<Workspace> {
+  const env = opts.env ?? process.env;
+  // Real (no link on the way): the path git registers, and finds the worktree by again.
+  const root = realpathSync(mkdtempSync(join(tmpdir(), `od-ws-${label}-`)));
   const dir = join(root, "work");
-  const top = await git(["rev-parse", "--show-toplevel"], cwd);
-  if (top.code === 0 && (await git(["rev-parse", "--verify", "HEAD"], cwd)).code === 0) {
-    const repo = top.out.trim();
-    const remove = () => inTurn(repo, () => must(["worktree", "remove", "--force", dir], repo));
-    let base: string;
-    try {
-      // Checked out by a reset, not by `worktree add`, which would run the user's post-checkout hook.
-      await inTurn(repo, () => must(["worktree", "add", "--detach", "--no-checkout", dir, opts.base ?? "HEAD"], repo));
-      await must(["reset", "-q", "--hard"], dir);
-      if (!opts.base) await baseline(repo, dir);
-      base = (await must(["rev-parse", "HEAD"], dir)).trim();
-    } catch (err) {
-      await remove().catch(() => {}); // nothing to remove when the add itself failed
-      rmSync(root, { recursive: true, force: true });
-      throw err;
-    }
-    const sub = relative(repo, cwd);
-    return {
-      dir: join(dir, sub),
-      kind: "worktree",
-      base,
-      keep: ({ branch }) => keepAsBranch(dir, branch),
-      async changes() {
-        await must(["add", "-A", "-N"], dir);
-        const files = (await must([...DIFF, "--name-only", "-z", "HEAD"], dir)).split("\0").filter(Boolean);
-        return { files, diff: await must([...DIFF, "HEAD"], dir, { maxBytes: MAX_DIFF_BYTES }) };
-      },
-      async dispose() {
-        try {
-          await remove();
-        } finally {
-          rmSync(root, { recursive: true, force: true });
-        }
-      },
-    };
+  const repo = await findRepo(cwd);
+  if (!repo?.workTree || (await hasCommit(repo)) === false) {
+    const id = lease(env, { root, dir });
+    return copyWorkspace(cwd, root, () => release(env, id));
   }
-  cpSync(cwd, dir, { recursive: true });
-  const before = fingerprint(dir);
-  const gitDir = join(root, "git");
-  const tracked = await trackCopy(gitDir, dir).then(
-    () => undefined,
-    (err: Error) => `its result was not kept: ${err.message}`,
-  );
+  const at = { root, dir, repo: repo.gitDir };
+  const id = lease(env, at);
+  const remove = async () => {
+    if (!(await removeWorkspace(at))) throw new Error(`git still lists the worktree ${dir}: od removes it at its next start`);
+    release(env, id);
+  };
+  let work: GitTree;
+  let base: string;
+  // od's own index, beside the work tree where the agent cannot reach it: what od stages after the run.
+  const index = join(root, "index");
+  try {
+    const user = await openGit(repo);
+    const start = opts.base ?? (await user.must(["rev-parse", "--verify", "HEAD^{commit}"])).trim();
+    // Checked out by a reset, not by `worktree add`, which would run the user's post-checkout hook.
+    await inTurn(repo.gitDir, () => user.must(["worktree", "add", "--detach", "--no-checkout", dir, start]));
+    // The worktree's own git dir, read from the `.git` file git just wrote: od's git never reads that file again.
+    work = { gitDir: (await must(undefined, ["rev-parse", "--absolute-git-dir"], { cwd: dir })).trim(), workTree: dir };
+    const git = await openGit(work);
+    await git.must(["reset", "-q", "--hard"]);
+    base = opts.base ? start : await baseline(user, git, start, root);
+    copyFileSync(join(work.gitDir, "index"), index);
+  } catch (err) {
+    await remove().catch(() => {}); // nothing registered when the add itself failed
+    throw err;
+  }
+  // After the agent: the config read again (once), every file staged once, for its changes and its kept result.
+  let after: Promise<{ git: Git; files: FileStat[] }> | undefined;
+  const staged = () => (after ??= openGit(work).then(async (git) => ({ git, files: await stage(git, base, index) })));
   return {
-    dir,
-    kind: "copy",
-    async keep({ patchPath, patchFile }) {
-      if (tracked) return { files: changed(before, fingerprint(dir)).map((path) => ({ path, added: 0, removed: 0 })), note: tracked };
-      const { files, written } = await keepAsPatch(gitDir, dir, patchPath);
-      return { files, kept: written ? { kind: "patch", file: patchFile } : undefined };
+    dir: join(dir, relative(repo.workTree, realpathSync(cwd))),
+    kind: "worktree",
+    base,
+    async keep({ branch }) {
+      const { git, files } = await staged();
+      return { files, kept: files.length ? await keepAsBranch(git, base, index, branch) : undefined };
     },
     async changes() {
-      return { files: changed(before, fingerprint(dir)) };
+      const { git, files } = await staged();
+      const diff = await git.must([...DIFF, "--cached", "--end-of-options", base], { index, maxBytes: MAX_DIFF_BYTES });
+      return { files: files.map((f) => f.path), diff };
     },
-    async dispose() {
-      rmSync(root, { recursive: true, force: true });
-    },
+    dispose: remove,
   };
 }
 
-const changed = (before: Map<string, string>, after: Map<string, string>) =>
-  [...new Set([...before.keys(), ...after.keys()])].filter((f) => before.get(f) !== after.get(f)).sort();
-
-/** Every file under dir with a content hash. */
-function fingerprint(dir: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const name of readdirSync(dir, { recursive: true }).map(String)) {
-    const full = join(dir, name);
-    try {
-      if (statSync(full).isFile()) out.set(name, Bun.hash(readFileSync(full)).toString(16));
-    } catch {}
-  }
-  return out;
-}
-
 /**
- * The worktree's first commit: the user's uncommitted changes applied and untracked files copied
- * (git-ignored ones left out), committed with `write-tree`/`commit-tree` so no hook of the user's runs.
+ * The worktree's first commit on top of `head`, which it returns: the user's uncommitted changes
+ * applied and untracked files copied (git-ignored ones left out), committed with `write-tree`/
+ * `commit-tree` so no hook of the user's runs. The user's repository is read through a private copy
+ * of its index (a diff would refresh the index it reads).
  */
-async function baseline(repo: string, dir: string): Promise<void> {
-  const pending = await must([...DIFF, "--binary", "HEAD"], repo);
-  if (pending) await must(["apply", "--whitespace=nowarn"], dir, { stdin: pending });
-  for (const file of (await must(["ls-files", "--others", "--exclude-standard", "-z"], repo)).split("\0").filter(Boolean)) {
-    mkdirSync(dirname(join(dir, file)), { recursive: true });
-    // "nested/" is an untracked repository inside: its files come, its own .git does not.
-    cpSync(join(repo, file), join(dir, file), { recursive: true, filter: (src) => basename(src) !== ".git" });
+async function baseline(user: Git, work: Git, head: string, root: string): Promise<string> {
+  const from = user.tree!.workTree!;
+  const to = work.tree!.workTree!;
+  const scratch = mkdtempSync(join(root, "user-index-"));
+  try {
+    const index = privateIndex(user.tree!, scratch);
+    if (!index) throw new Error(`the index of ${from} could not be read`);
+    const pending = await user.must([...DIFF, "--binary", "HEAD"], { index });
+    if (pending) await work.must(["apply", "--whitespace=nowarn"], { stdin: pending });
+    for (const file of (await user.must(["ls-files", "--others", "--exclude-standard", "-z"], { index })).split("\0").filter(Boolean)) {
+      mkdirSync(dirname(join(to, file)), { recursive: true });
+      // A link as it is (a relative one then leads inside the worktree); "nested/" is an untracked repository inside: its files come, its own .git does not.
+      cpSync(join(from, file), join(to, file), { recursive: true, verbatimSymlinks: true, filter: (src) => basename(src) !== ".git" });
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  await must(["add", "-A"], dir);
-  const tree = (await must(["write-tree"], dir)).trim();
-  const commit = (await must([...GIT_ID, "commit-tree", tree, "-p", "HEAD", "-m", "od baseline"], dir)).trim();
-  await must(["update-ref", "--no-deref", "HEAD", commit], dir);
+  const index = join(work.tree!.gitDir, "index");
+  await work.must(["add", "-A"], { index });
+  const commit = await commitIndex(work, head, index, "od baseline");
+  await work.must(["update-ref", "--no-deref", "HEAD", commit]);
+  return commit;
 }
+
+/** Whether the repository's HEAD is a commit yet (a new repository's is not: it gets a plain copy). */
+const hasCommit = async (repo: GitTree) => (await git(repo, ["rev-parse", "--verify", "-q", "HEAD^{commit}"])).code === 0;

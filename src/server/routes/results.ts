@@ -12,8 +12,9 @@ async function groupDiffs(runsDir: string, id: string) {
   let group: ReturnType<typeof loadGroup>;
   try {
     group = loadGroup(runsDir, id);
-  } catch {
-    return undefined;
+  } catch (err) {
+    if (err instanceof OdError && err.code === "RUN_NOT_FOUND") return undefined;
+    throw err; // a record od would not have written is refused, not read as a single run
   }
   const members = await Promise.all(group.members.map(async (m) => ({ ...m, diff: (await memberPatch(runsDir, group, m)) ?? null })));
   return { groupId: group.id, cwd: group.cwd, base: group.base, applied: group.applied, members };

@@ -30,8 +30,8 @@ function repo(dir: string): void {
   sh(dir, "git add . && git -c user.name=t -c user.email=t@t commit -qm init && printf 'dirty before\\n' >> c.txt");
 }
 
-async function remoteRun(tmp: string, cwd: string, steps: unknown[]) {
-  const fake = installFake(tmp, "fake-agent", [{ read: "all" }, ...steps, { stdout: { t: "text", v: "done" } }]);
+async function remoteRun(tmp: string, cwd: string, steps: unknown[], program?: string) {
+  const fake = installFake(tmp, "fake-agent", [{ read: "all" }, ...steps, { stdout: { t: "text", v: "done" } }], program);
   const engine = recordingEngine(join(tmp, "bin"));
   const remoteTmp = join(tmp, "remote-tmp");
   mkdirSync(remoteTmp, { recursive: true });
@@ -91,6 +91,35 @@ describe("run.result on a target", () => {
     expect(result.files).toEqual(["a.txt"]);
     expect(result.diff).toContain("+written by the fake agent");
     expect(await Bun.file(pwned).exists()).toBe(false);
+  }, 30_000);
+
+  test("a .git the agent wrote in the working directory is not followed: the diff is the repository's found before it ran", async () => {
+    await using tmp = tmpdir();
+    const work = join(tmp.path, "repo");
+    repo(work);
+    const marker = join(tmp.path, "ran");
+    // The agent: a git dir of its own whose config names a filter, a .gitattributes applying it, and sub/.git pointing there.
+    const program = join(tmp.path, "hostile.ts");
+    writeFileSync(
+      program,
+      `import { writeFileSync } from "node:fs";
+await Bun.stdin.text();
+const git = (...args: string[]) => Bun.spawnSync(["git", ...args]);
+git("init", "-q", ".agent");
+git("-C", ".agent", "-c", "user.name=a", "-c", "user.email=a@a", "commit", "-q", "--allow-empty", "-m", "agent");
+git("-C", ".agent", "config", "filter.evil.clean", ${JSON.stringify(`echo clean >> '${marker}'; cat`)});
+git("-C", ".agent", "config", "filter.evil.required", "true");
+writeFileSync(".gitattributes", "* filter=evil\\n");
+writeFileSync(".git", "gitdir: " + process.cwd() + "/.agent/.git\\n");
+writeFileSync("s.txt", "agent\\n");
+process.stdout.write(JSON.stringify({ t: "text", v: "done" }) + "\\n");
+`,
+    );
+    const { result } = await remoteRun(tmp.path, join(work, "sub"), [], program);
+    expect(await Bun.file(marker).exists()).toBe(false);
+    expect(result.files).toContain("s.txt");
+    expect(result.diff).toContain("diff --git a/sub/s.txt b/sub/s.txt");
+    expect(result.diff).toContain("-s\n+agent");
   }, 30_000);
 
   test("outside a git work tree: no files, no diff, and a note that says why", async () => {

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitDiff } from "../../../src/core/workspace/changes.ts";
+import { findRepo } from "../../../src/core/workspace/git.ts";
 import { tmpdir } from "../../helpers.ts";
 
 const ID = ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"];
@@ -37,7 +38,8 @@ async function diffIn(tmp: string, repo: { repo: string; state: () => unknown },
   process.env.TMPDIR = scratch;
   const before = repo.state();
   try {
-    const diff = await gitDiff(repo.repo, files);
+    const found = await findRepo(repo.repo);
+    const diff = found && (await gitDiff(found, repo.repo, files));
     expect(repo.state()).toEqual(before);
     expect(readdirSync(scratch)).toEqual([]);
     return diff;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createWorkspace } from "../../../src/core/workspace/worktree.ts";
 import { ROOT, tmpdir } from "../../helpers.ts";
@@ -36,7 +36,7 @@ describe("workspaces", () => {
     });
     // A hook of the user's is theirs to run, not od's.
     writeFileSync(join(repo, ".git", "hooks", "post-checkout"), `#!/bin/sh\ntouch "${join(tmp.path, "hook-ran")}"\n`, { mode: 0o755 });
-    const ws = await createWorkspace(repo, "a");
+    const ws = await createWorkspace(repo, "a", { env: { OD_HOME: join(tmp.path, "home") } });
     expect(ws.kind).toBe("worktree");
     expect(readFileSync(join(ws.dir, "work.txt"), "utf8")).toBe("uncommitted\n");
     expect(readFileSync(join(ws.dir, "notes", "draft.md"), "utf8")).toBe("untracked\n");
@@ -59,7 +59,7 @@ describe("workspaces", () => {
     const { repo, worktrees } = repoIn(tmp.path);
     writeFileSync(join(repo, ".git", "worktrees"), "a file where git keeps its worktrees\n");
     const before = readdirSync(join(tmp.path, "..")).filter((n) => n.startsWith("od-ws-x-")).length;
-    const failure = await createWorkspace(repo, "x").then(
+    const failure = await createWorkspace(repo, "x", { env: { OD_HOME: join(tmp.path, "home") } }).then(
       () => undefined,
       (err: Error) => err.message,
     );
@@ -77,10 +77,39 @@ describe("workspaces", () => {
       script,
       `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace/worktree.ts"))};\nconst ws = await createWorkspace(${JSON.stringify(repo)}, "a");\nconsole.log(ws.kind);\nawait ws.dispose();`,
     );
-    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin") } });
+    const p = Bun.spawnSync([process.execPath, script], { env: { PATH: join(tmp.path, "no-bin"), OD_HOME: join(tmp.path, "home") } });
     expect(p.stderr.toString()).toBe("");
     expect(p.stdout.toString()).toBe("copy\n");
   });
+
+  // A relative link copied by a plain cpSync arrives as an absolute link to the user's own folder:
+  // what the agent then writes through it lands in the user's files.
+  for (const kind of ["copy", "worktree"] as const)
+    test(`links arrive as they are (${kind}): a relative one leads inside the copy, the user's linked folder gains nothing`, async () => {
+      await using tmp = tmpdir();
+      const user = kind === "worktree" ? repoIn(tmp.path).repo : join(tmp.path, "plain");
+      mkdirSync(join(user, "real"), { recursive: true });
+      writeFileSync(join(user, "real", "keep.txt"), "mine\n");
+      if (kind === "worktree")
+        Bun.spawnSync(["sh", "-c", "git add real && git -c user.name=t -c user.email=t@t commit -qm real"], { cwd: user });
+      symlinkSync("real", join(user, "link")); // untracked in the repository: the baseline copies it
+      mkdirSync(join(tmp.path, "elsewhere"));
+      writeFileSync(join(tmp.path, "elsewhere", "theirs.txt"), "not the copy's\n");
+      symlinkSync(join(tmp.path, "elsewhere"), join(user, "abs"));
+      const ws = await createWorkspace(user, "a", { env: { OD_HOME: join(tmp.path, "home") } });
+      try {
+        expect(ws.kind).toBe(kind);
+        expect(readlinkSync(join(ws.dir, "link"))).toBe("real");
+        expect(readlinkSync(join(ws.dir, "abs"))).toBe(join(tmp.path, "elsewhere"));
+        writeFileSync(join(ws.dir, "link", "agent.txt"), "through the link\n");
+        expect(readdirSync(join(user, "real"))).toEqual(["keep.txt"]);
+        expect(readFileSync(join(ws.dir, "real", "agent.txt"), "utf8")).toBe("through the link\n");
+        // Once, by its own name: a link is a link, not a second way into the folder (nor out of the copy).
+        expect((await ws.changes()).files).toEqual(["real/agent.txt"]);
+      } finally {
+        await ws.dispose();
+      }
+    });
 
   // git's own bookkeeping of worktrees is not safe when adds and removes overlap
   // (a remove deletes .git/worktrees while an add fills it): seen as a run that
@@ -107,7 +136,9 @@ echo "begin $op" >> "${log}"; sleep 0.05; "${realGit}" "$@"; rc=$?; echo "end $o
       `import { createWorkspace } from ${JSON.stringify(join(ROOT, "src/core/workspace/worktree.ts"))};
 await Promise.all(["a", "b", "c", "d"].map(async (l) => { const ws = await createWorkspace(${JSON.stringify(repo)}, l); await ws.dispose(); }));`,
     );
-    const p = Bun.spawnSync([process.execPath, script], { env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } });
+    const p = Bun.spawnSync([process.execPath, script], {
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, OD_HOME: join(tmp.path, "home") },
+    });
     expect(p.stderr.toString()).toBe("");
     expect(p.exitCode).toBe(0);
     const lines = readFileSync(log, "utf8").trim().split("\n");
@@ -115,5 +146,5 @@ await Promise.all(["a", "b", "c", "d"].map(async (l) => { const ws = await creat
     expect(lines.filter((l) => l === "begin remove")).toHaveLength(4);
     for (let i = 0; i < lines.length; i += 2) expect([lines[i]?.split(" ")[0], lines[i + 1]?.split(" ")[0]]).toEqual(["begin", "end"]);
     expect(worktrees()).toBe(1);
-  });
+  }, 20_000); // four workspaces through a shell wrapper: seconds on a busy machine
 });
