@@ -101,7 +101,8 @@ export default defineAdapter({
   bin: "aider",
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
   // Aider also writes .aider.chat.history.md and .aider.input.history in the working directory
-  // (no git here: --no-git): refused in read-only, it warns and goes on.
+  // (no git here: --no-git): in read-only under the kernel sandbox they go to the run's private
+  // folder instead (refused there, Aider warns on stdout, which would read as answer text).
   state: [
     ".aider/", // analytics.json, installs.json, caches/ (github.com/Aider-AI/aider: aider/analytics.py, aider/versioncheck.py, aider/models.py)
   ],
@@ -123,6 +124,9 @@ export default defineAdapter({
       "--no-show-release-notes",
       ...(ctx.model ? ["--model", ctx.model] : []),
       ...MODES[ctx.mode],
+      ...(ctx.mode === "read-only" && ctx.tmpDir
+        ? ["--chat-history-file", `${ctx.tmpDir}/aider.chat.history.md`, "--input-history-file", `${ctx.tmpDir}/aider.input.history`]
+        : []),
       "--message-file",
       ctx.promptFile ?? "",
     ],

@@ -4,10 +4,10 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * Auggie, Augment Code's CLI, over the Agent Client Protocol: `auggie --acp` ("Enable ACP mode").
  * It cannot log in over ACP (session/new answers "Authentication required: … run `auggie
  * login`"), and it talks only to Augment's own backend, so nothing past the handshake could be
- * checked here: no resume (loadSession is advertised, untested), and no read-only, since `--ask`
- * could not be shown to hold in ACP mode (the session still reports mode "default"). Nor edit
- * mode: nothing shows that Auggie asks before it runs a command over ACP, so od runs it in full
- * mode only (never more authority than the mode asked for).
+ * checked here: no resume (loadSession is advertised, untested). Its own flags hold no read-only
+ * (`--ask` could not be shown to hold in ACP mode: the session still reports mode "default") and no
+ * edit (nothing shows that Auggie asks before it runs a command over ACP): od offers those modes
+ * only where its kernel sandbox holds them, and full everywhere.
  */
 const AGENT = { name: "Auggie", login: "run `auggie login` (or set AUGMENT_SESSION_AUTH)" };
 

@@ -33,7 +33,8 @@ export default defineAdapter({
   models: [],
   efforts: [],
   // Codex reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "file" },
+  // codex app-server's sandbox is Codex's bubblewrap, which cannot start inside od's (see codex/index.ts).
+  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, ownSandbox: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({ argv: [], env: { INITIAL_AGENT_MODE: START_MODE[ctx.mode] } }),

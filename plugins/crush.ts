@@ -17,11 +17,12 @@ import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol
  * (config and data paths), README.md (provider keys, "Allowing Tools", "Disabling Built-In Tools",
  * skills). The fixtures in test/fixtures/crush are shaped from these, not captured (see their README.md).
  *
- * Modes: full only. `RunNonInteractive` calls `Permissions.AutoApproveSession` on its session:
- * headless, Crush runs every tool it has (bash included) unasked, with or without `--yolo`. Its
- * only tool limits are `permissions.allowed_tools` and `options.disabled_tools` in crush.json
- * files (the user's global config, or the project's), with no flag for a run, so od cannot hold
- * it to read-only or edit without rewriting the user's config, and refuses both modes.
+ * Modes: held by the kernel alone. `RunNonInteractive` calls `Permissions.AutoApproveSession` on its
+ * session: headless, Crush runs every tool it has (bash included) unasked, with or without `--yolo`.
+ * Its only tool limits are `permissions.allowed_tools` and `options.disabled_tools` in crush.json
+ * files (the user's global config, or the project's), with no flag for a run, so its flags cannot
+ * hold it to read-only or edit: od offers those modes only where its kernel sandbox holds them (in
+ * read-only, Crush's project database goes to the run's private folder: `--data-dir`).
  *
  * Resume: `--session <id>` exists, but `crush run` prints no session id (only its `--verbose`
  * log does), so od does not offer it. No effort flag. Skills: Crush loads `.crush/skills` (and
@@ -60,7 +61,7 @@ export default defineAdapter({
   // fang's `--version` prints "crush version v0.90.0".
   version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // Crush keeps its database in the project, <cwd>/.crush (crush.db, logs) unless --data-dir says
-  // otherwise (internal/config/load.go): in read-only mode the kernel refuses it that folder.
+  // otherwise (internal/config/load.go): in read-only mode od passes the run's private folder.
   state: [
     "{XDG_CONFIG_HOME:-.config}/crush/", // crush.json (github.com/charmbracelet/crush at 37f36e9: internal/config/load.go GlobalConfig)
     "{CRUSH_GLOBAL_CONFIG}/", // ditto, when moved
@@ -101,7 +102,13 @@ export default defineAdapter({
   skillTarget: ".crush/skills",
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
-    argv: ["run", "--quiet", ...(ctx.model ? ["--model", ctx.model] : [])],
+    argv: [
+      "run",
+      "--quiet",
+      ...(ctx.model ? ["--model", ctx.model] : []),
+      // Its database in the run's private folder where read-only leaves it none in the project (root.go: --data-dir).
+      ...(ctx.mode === "read-only" && ctx.tmpDir ? ["--data-dir", `${ctx.tmpDir}/crush`] : []),
+    ],
     stdin: ctx.prompt,
   }),
   protocol: defineLinesProtocol({

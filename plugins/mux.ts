@@ -10,9 +10,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * speaks ACP installs from npm. The fixtures in test/fixtures/mux are protocol-shaped, not
  * captured (see their README.md).
  *
- * Modes: full only. Nothing documented says that `mux acp` asks before it edits or runs a command,
- * so od cannot hold it to edits (never more authority than the mode asked for); no read-only
- * mode is documented for its ACP sessions either. In full mode od allows whatever it does ask.
+ * Modes: nothing documented says that `mux acp` asks before it edits or runs a command, and no
+ * read-only mode is documented for its ACP sessions, so its flags hold neither: od offers read-only
+ * and edit only where its kernel sandbox holds them. In full mode od allows whatever it does ask.
  * No resume: session/load is not documented.
  */
 const AGENT = { name: "Mux", login: "open Mux and configure a provider" };

@@ -5,8 +5,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * Gateway (WebSocket, 127.0.0.1:18789 unless configured). The agent, its model, tools and
  * approvals live in the Gateway; the bridge tells it the working directory by prefixing the
  * prompt with it. Each od run is its own Gateway session (no `--session`, so no shared
- * `agent:main:main`). No read-only mode and no tested resume; and no edit mode, since the
- * Gateway's own approvals decide what runs (od cannot hold it to edits), so od runs it in full mode only.
+ * `agent:main:main`). No tested resume. The Gateway's own approvals decide what runs, so no flag
+ * holds read-only or edit: od offers those modes only where its kernel sandbox holds them. (The
+ * kernel holds the bridge and what it starts; a Gateway already running outside od is the user's.)
  */
 const AGENT = { name: "OpenClaw", login: "run `openclaw onboard`, then keep the Gateway running (`openclaw gateway`)" };
 

@@ -9,9 +9,9 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * not on npm and needs Poolside's service. The fixtures in test/fixtures/poolside are
  * protocol-shaped, not captured (see their README.md).
  *
- * Modes: full only. Nothing documented says that `pool acp` asks before it edits or runs a
- * command, so od cannot hold it to edits (never more authority than the mode asked for); no
- * read-only mode is documented either. In full mode od allows whatever it does ask.
+ * Modes: nothing documented says that `pool acp` asks before it edits or runs a command, and no
+ * read-only mode is documented, so its flags hold neither: od offers read-only and edit only where
+ * its kernel sandbox holds them. In full mode od allows whatever it does ask.
  * No resume: session/load is not documented.
  */
 const AGENT = { name: "Poolside", login: "run `pool` and sign in to Poolside" };

@@ -4,7 +4,7 @@ import { AGENT, createState, parse } from "./parse.ts";
 /**
  * Amp (Sourcegraph; `@sourcegraph/amp` now installs `@ampcode/cli`, a native binary). Headless is
  * execute mode with the prompt on stdin, as `amp --help` documents and the Amp SDK does. Amp has no
- * read-only flag: its permissions live in settings files, so od offers no read-only mode.
+ * read-only flag: its permissions live in settings files, so read-only is its kernel sandbox's alone.
  * `--dangerously-allow-all` is not in `amp --help` but the binary accepts it (an unknown flag is
  * rejected with "unknown option") and the Amp SDK passes it for `dangerouslyAllowAll`: full mode only.
  *

@@ -57,7 +57,9 @@ export default defineAdapter({
   // `-c model_reasoning_effort=…`: the levels the bundled catalog lists (`supported_reasoning_levels`).
   efforts: ["low", "medium", "high", "xhigh", "max", "ultra"],
   // Codex reads AGENTS.md in the working directory on its own.
-  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
+  // Its own sandbox is bubblewrap (commands, and file writes through its fs helper since 0.17x), which must
+  // mount and so cannot start inside od's Landlock sandbox: there, od's holds the mode (ownSandbox).
+  capabilities: { streaming: true, resume: true, readOnly: true, ownSandbox: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "stdin" },
   invoke: (ctx) => ({

@@ -6,8 +6,9 @@ import { AGENT, createState, parse } from "./parse.ts";
  * Headless is `kimi -p <prompt> --output-format stream-json`, and 2.1.0 leaves od no choice:
  * without `-p` it refuses `--output-format` ("Output format is only supported in prompt mode"),
  * and `-p -` sends a literal "-". Print mode always runs with Kimi's "auto" permission policy and
- * rejects `--plan`, `--yolo` and `--auto` next to `-p`, so od offers neither read-only nor edit
- * (edit would be a full run under another name): Kimi runs with --mode full only.
+ * rejects `--plan`, `--yolo` and `--auto` next to `-p`, so its flags hold neither read-only nor edit
+ * (edit would be a full run under another name): od offers those modes only where its kernel
+ * sandbox holds them, and full everywhere.
  */
 
 /** `kimi provider list --json` prints the configured `models` table; its keys are the `-m` aliases. */

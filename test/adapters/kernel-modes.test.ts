@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { sandboxSupport } from "../../src/core/os/sandbox/choose.ts";
 import { collect, FAKE_ACP, installFake, ofType, tmpdir } from "../helpers.ts";
-import { runAgent } from "../support/run.ts";
+import { planRun, runAgent } from "../support/run.ts";
 
 const registry = await loadRegistry([]);
 const support = sandboxSupport();
@@ -60,6 +60,21 @@ describe.skipIf(support.kind !== "landlock")(`modes the kernel alone holds (${su
       expect(edit.ran).toBe(true);
       expect({ inCwd: edit.inCwd, leaked: edit.leaked }).toEqual({ inCwd: true, leaked: false });
     });
+
+  test("codex's own sandbox (bubblewrap) cannot start inside od's: its flags are a full run's, od's holds the mode, and the header says so", async () => {
+    await using tmp = tmpdir();
+    const env = { HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), PATH: "/usr/bin:/bin" };
+    const held = await planRun({ agent: "codex", prompt: "x", cwd: tmp.path, mode: "read-only" }, { registry, env });
+    expect(held.argv).toContain("--dangerously-bypass-approvals-and-sandbox");
+    expect(held.sandbox).toMatchObject({ kind: "landlock", note: expect.stringContaining("own sandbox cannot start inside od's") });
+    const alone = await planRun(
+      { agent: "codex", prompt: "x", cwd: tmp.path, mode: "read-only" },
+      { registry, env: { ...env, OD_SANDBOX: "off" } },
+    );
+    expect(alone.argv.join(" ")).toContain("--sandbox read-only");
+    const acp = await planRun({ agent: "codex-acp", prompt: "x", cwd: tmp.path, mode: "edit" }, { registry, env });
+    expect(acp.envKeys).toContain("INITIAL_AGENT_MODE");
+  });
 
   test("without the kernel (--sandbox off) they are refused those modes, as before", async () => {
     await using tmp = tmpdir();

@@ -25,22 +25,30 @@ const realEnv = (home: string) => ({
 const ctx = { prompt: "-x", cwd: "/work/project", bin: "/usr/bin/qodo" };
 
 describe("qodo: the real CLI (0.36.0)", () => {
-  real("detection: the version from its package.json (`qodo --version` exits 1 without a key), no login", async () => {
-    await using tmp = tmpdir();
-    const d = await detectOne(qodo, realEnv(tmp.path));
-    expect(d.version).toBe("0.36.0");
-    expect(d.status).toBe("logged-out");
-    expect(d.problems[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: expect.stringContaining("qodo login") });
-  });
+  real(
+    "detection: the version from its package.json (`qodo --version` exits 1 without a key), no login",
+    async () => {
+      await using tmp = tmpdir();
+      const d = await detectOne(qodo, realEnv(tmp.path));
+      expect(d.version).toBe("0.36.0");
+      expect(d.status).toBe("logged-out");
+      expect(d.problems[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: expect.stringContaining("qodo login") });
+    },
+    20_000,
+  ); // the real CLI's own start takes seconds on a busy machine
 
-  real("no key: the run fails AGENT_AUTH_REQUIRED with the login hint", async () => {
-    await using tmp = tmpdir();
-    const events = await collect(
-      runAgent({ agent: "qodo", prompt: "Say hi", cwd: tmp.path, mode: "read-only" }, { registry, env: realEnv(tmp.path) }),
-    );
-    expect(ofType(events, "error")[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: expect.stringContaining("qodo login") });
-    expect(finished(events).status).toBe("failed");
-  });
+  real(
+    "no key: the run fails AGENT_AUTH_REQUIRED with the login hint",
+    async () => {
+      await using tmp = tmpdir();
+      const events = await collect(
+        runAgent({ agent: "qodo", prompt: "Say hi", cwd: tmp.path, mode: "read-only" }, { registry, env: realEnv(tmp.path) }),
+      );
+      expect(ofType(events, "error")[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: expect.stringContaining("qodo login") });
+      expect(finished(events).status).toBe("failed");
+    },
+    20_000,
+  );
 });
 
 describe("qodo: modes and cancel", () => {

@@ -53,8 +53,6 @@ export const PROVEN_CLIS: LiveCli[] = [
     cannot: noTurns(
       "amp runs its turns through Amp's own server API (AMP_URL: /api/internal, /api/thread-actors), which needs an Amp account, never a model API",
       {
-        "read-only": "Amp has no read-only flag (its permissions live in settings files): od refuses it the mode",
-        "read-only-pushy": "Amp has no read-only flag (its permissions live in settings files): od refuses it the mode",
         cancel:
           "the lane cancels at a stalled model request, which amp never makes: proven.test.ts cancels it while it waits on its server",
       },

@@ -1,6 +1,9 @@
 import { z } from "zod";
 import type { ErrorCode } from "../errors.ts";
 import type { Mode, OdEventBody } from "../events.ts";
+import { DetectSchema, fn } from "./detect-schema.ts";
+
+export type { AuthState } from "./detect-schema.ts";
 
 /** What `invoke` receives: everything decided before the process starts. */
 export interface InvokeContext {
@@ -26,6 +29,8 @@ export interface InvokeContext {
   allowedTools?: string[];
   /** A cap on agentic turns (capabilities.maxTurns only). */
   maxTurns?: number;
+  /** The run's private temp folder, when the kernel sandbox holds the run: where a CLI that keeps run data in the working directory keeps it in read-only mode. */
+  tmpDir?: string;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
@@ -85,8 +90,6 @@ export interface LoopProtocol {
 
 export type Protocol = LinesProtocol<any> | DriverProtocol | LoopProtocol;
 
-const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });
-
 const kebab = z.string().regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, "id must be kebab-case (e.g. my-agent)");
 
 const ProtocolSchema = z.discriminatedUnion("kind", [
@@ -100,50 +103,6 @@ const ProtocolSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("driver"), driver: z.string().min(1), options: z.record(z.string(), z.unknown()).optional() }),
   z.object({ kind: z.literal("loop"), loop: z.string().min(1) }),
 ]);
-
-export type AuthState = "ok" | "missing" | "unknown";
-
-const DetectSchema = z.object({
-  /** The CLI's config folder, relative to HOME (e.g. ".claude"): a second sign it is really installed. */
-  configDir: z.string().optional(),
-  /** Older versions are reported as needing an upgrade. */
-  minVersion: z
-    .string()
-    .regex(/^\d+(\.\d+)*$/)
-    .optional(),
-  /** Per-probe time limit, counted from the probe's start (probes queue for a core first; default 15 s). */
-  timeoutMs: z.number().int().positive().optional(),
-  /**
-   * The npm package that installs `bin` (e.g. "@anthropic-ai/claude-code"): od reads the version from
-   * its package.json, found through the bin's link or npm's shim, instead of running `--version`.
-   */
-  npmPackage: z.string().min(1).optional(),
-  /**
-   * Folders where the CLI keeps versions it updated itself to, outside its package (`<dir>/<version>`
-   * or `<dir>/<platform>/<version>`; relative to HOME, or `{VAR:-fallback}/…`): one newer than the
-   * package means the package's version is not the one that runs, and od asks `--version`.
-   */
-  updateDirs: z.array(z.string().min(1)).optional(),
-  /** Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags). */
-  help: z.object({ args: z.array(z.string()).default(["--help"]), flags: z.array(z.string()).min(1) }).optional(),
-  auth: z
-    .object({
-      /** Any of these set in the environment means logged in, no probe needed. */
-      envKeys: z.array(z.string()).default([]),
-      /**
-       * Files that show a login when present (relative to HOME, or `{VAR:-fallback}/…`), with `key` a
-       * JSON file's top-level field that must be set: "ok" without running anything. Their absence
-       * proves nothing (a keychain may hold the login): then `args` decides.
-       */
-      files: z.array(z.object({ path: z.string().min(1), key: z.string().min(1).optional() })).default([]),
-      /** A command whose output says whether the user is logged in. */
-      args: z.array(z.string()).optional(),
-      classify: fn<(output: string, exitCode: number | null) => AuthState>("detect.auth.classify").optional(),
-    })
-    .optional(),
-  /** The CLI's own non-interactive model catalog. */
-  models: z.object({ args: z.array(z.string()), parse: fn<(output: string) => string[]>("detect.models.parse") }).optional(),
-});
 
 export const AdapterSchema = z
   .object({
@@ -189,6 +148,12 @@ export const AdapterSchema = z
       /** Edit mode can hold the CLI to file edits by its own flags; false when headless it runs every tool unasked (then only the kernel sandbox holds edit mode, and without one od runs it in full mode only). */
       edit: z.boolean().default(true),
       relayApprovals: z.boolean().default(false),
+      /**
+       * The CLI confines its tools in a kernel sandbox of its own that must mount (bubblewrap), which
+       * cannot start inside od's: where od's sandbox holds a run, the CLI's flags are a full run's
+       * (its own sandbox off) and od's wall holds the mode. Codex's does this.
+       */
+      ownSandbox: z.boolean().default(false),
       /** The CLI selects a role definition by a flag of its own (Claude's --agent). */
       roles: z.boolean().default(false),
       /** The CLI takes a list of pre-approved tools (--allowedTools and the like). */

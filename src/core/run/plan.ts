@@ -116,7 +116,8 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
 export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, platform?: NodeJS.Platform): Invocation {
   const { adapter, request, bin } = plan;
   const mode = plan.sandbox.cliMode ?? request.mode;
-  const invoke = () => adapter.invoke({ ...request, mode, prompt, bin, flags: plan.flags, promptFile: plan.promptFile });
+  const tmpDir = plan.sandbox.sandbox.policy ? plan.sandbox.tmp : undefined;
+  const invoke = () => adapter.invoke({ ...request, mode, prompt, bin, flags: plan.flags, promptFile: plan.promptFile, tmpDir });
   const invocation = callPlugin(adapter, plan.trusted, "invoke()", invoke);
   if (plan.resolved && !plan.target)
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });

@@ -17,8 +17,9 @@ export interface SandboxPlan {
   /** The CLI's state folders, made at launch when missing. */
   stateDirs: string[];
   /**
-   * The mode the CLI's own flags are built for, when it is not the run's: `OD_TEST_CLI_MODE`, the live
-   * lane's switch that leaves the CLI's wall off so that the kernel's is shown to hold alone. Taken only
+   * The mode the CLI's own flags are built for, when it is not the run's: `full` for a CLI whose own
+   * sandbox cannot start inside od's (capabilities.ownSandbox), or `OD_TEST_CLI_MODE`, the live lane's
+   * switch that leaves the CLI's wall off so that the kernel's is shown to hold alone. Only ever set
    * where the kernel holds the run.
    */
   cliMode?: Mode;
@@ -51,7 +52,11 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
     support: input.support ?? (() => sandboxSupport()),
   });
   if (!sandbox.policy) return { sandbox, stateDirs: [], ...cliModeOf(env, false) };
-  return { sandbox, tmp, stateDirs: state.dirs, ...cliModeOf(env, true) };
+  const test = cliModeOf(env, true);
+  if (test.cliMode || !adapter.capabilities.ownSandbox) return { sandbox, tmp, stateDirs: state.dirs, ...test };
+  // The CLI's own sandbox cannot start inside od's: it stands down, and od's holds the mode.
+  const note = `${adapter.name}'s own sandbox cannot start inside od's, so it runs with it off and od's holds the mode`;
+  return { sandbox: { ...sandbox, note: sandbox.note ? `${sandbox.note}; ${note}` : note }, tmp, stateDirs: state.dirs, cliMode: "full" };
 }
 
 /** `OD_TEST_CLI_MODE`, refused unless the kernel holds the run: it never gives an agent more than its mode. */
