@@ -118,14 +118,14 @@ export function matrix(cli: LiveCli, scenario: ScenarioFn): void {
     },
   );
 
-  // The kernel alone: the CLI's own flags are those of a full run (OD_TEST_CLI_MODE, honoured only where
+  // The kernel alone: the CLI's own flags are those of an edit run (OD_TEST_CLI_MODE, honoured only where
   // the kernel holds the run), so the CLI offers and runs its write tool, and the kernel must refuse it.
   scenario(
     cli,
     "read-only-kernel",
     { kind: "tool-write", file: "hello.txt", content: hello, finalText: "OD_LIVE_NOT_WRITTEN" },
     async (fx) => {
-      const env = { ...fx.env, OD_TEST_CLI_MODE: "full" };
+      const env = { ...fx.env, OD_TEST_CLI_MODE: "edit" };
       const before = snapshot(fx.home);
       const r = await runOd([...base(fx), "--mode", "read-only", "Create hello.txt with a greeting"], { env, cwd: fx.work });
       checkRun(r);

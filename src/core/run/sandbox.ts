@@ -53,7 +53,7 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
   });
   if (!sandbox.policy) return { sandbox, stateDirs: [], ...cliModeOf(env, false) };
   const test = cliModeOf(env, true);
-  if (test.cliMode || !adapter.capabilities.ownSandbox) return { sandbox, tmp, stateDirs: state.dirs, ...test };
+  if (!adapter.capabilities.ownSandbox) return { sandbox, tmp, stateDirs: state.dirs, ...test };
   // The CLI's own sandbox cannot start inside od's: it stands down, and od's holds the mode.
   const note = `${adapter.name}'s own sandbox cannot start inside od's, so it runs with it off and od's holds the mode`;
   return { sandbox: { ...sandbox, note: sandbox.note ? `${sandbox.note}; ${note}` : note }, tmp, stateDirs: state.dirs, cliMode: "full" };
