@@ -10,33 +10,33 @@ import type { Detection } from "./core/agents/detect.ts";
 import { type CachedDetections, detectCached } from "./core/agents/detect-cache.ts";
 import { listModels as listModelsOf } from "./core/agents/models.ts";
 import type { Registry } from "./core/agents/registry.ts";
-import type { OdEvent } from "./core/events.ts";
+import type { OdEvent } from "./core/contract/events.ts";
+import type { RunRequest } from "./core/contract/request.ts";
 import { type PlanView, viewPlan } from "./core/run/dry-run.ts";
 import { type CreateRunOptions, createRun } from "./core/run/pipeline.ts";
 import { planRun as planFor } from "./core/run/plan.ts";
-import type { RunRequest } from "./core/run/request.ts";
 
 export { loadRegistry, loadSkills } from "./builtins.ts";
-export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/agents/adapter.ts";
-export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/agents/adapter.ts";
 export type { Detection } from "./core/agents/detect.ts";
 export type { Registry } from "./core/agents/registry.ts";
 export { createRegistry } from "./core/agents/registry.ts";
 export { selectAgent } from "./core/agents/select.ts";
-export { ErrorCode, OdError } from "./core/errors.ts";
-export type { OdEventBody } from "./core/events.ts";
-export { eventJsonSchema, Mode, OdEvent } from "./core/events.ts";
+export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } from "./core/contract/adapter.ts";
+export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/contract/adapter.ts";
+export { ErrorCode, OdError } from "./core/contract/errors.ts";
+export type { OdEventBody } from "./core/contract/events.ts";
+export { eventJsonSchema, Mode, OdEvent } from "./core/contract/events.ts";
+export type { Decision, PermissionAsk } from "./core/contract/permissions.ts";
+export { RunRequest } from "./core/contract/request.ts";
+export { VERSION } from "./core/os/version.ts";
 export type { PlanView } from "./core/run/dry-run.ts";
 export type { ParallelItem, ParallelResult } from "./core/run/parallel.ts";
 export { parallel } from "./core/run/parallel.ts";
-export type { Broker, Decision, PermissionAsk } from "./core/run/permissions.ts";
+export type { Broker } from "./core/run/permissions.ts";
 export type { CreateRunOptions } from "./core/run/pipeline.ts";
 export { createRun } from "./core/run/pipeline.ts";
 export type { RunOptions } from "./core/run/request.ts";
-export { RunRequest } from "./core/run/request.ts";
 export type { RetryPolicy } from "./core/run/retry.ts";
-
-export { VERSION } from "./core/version.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -3,8 +3,8 @@ import { defineCommand, runCommand } from "citty";
 import { stripAnsi } from "./cli/color.ts";
 import { renderError } from "./cli/command.ts";
 import { help, noCommand, type SubCommands, unknownCommand } from "./cli/usage.ts";
-import { OdError } from "./core/errors.ts";
-import { VERSION } from "./core/version.ts";
+import { OdError } from "./core/contract/errors.ts";
+import { VERSION } from "./core/os/version.ts";
 
 const load = <T>(p: Promise<{ default: T }>) => p.then((m) => m.default);
 

@@ -4,14 +4,16 @@
  * the argument of a factory `export default (od) => od.defineAdapter({...})`.
  */
 import { z } from "zod";
-import { defineAdapter, defineLinesProtocol } from "./core/agents/adapter.ts";
-import { classifyStderr, classifyText, errorFromText } from "./core/agents/classify-text.ts";
-import { OdError } from "./core/errors.ts";
+import { defineAdapter, defineLinesProtocol } from "./core/contract/adapter.ts";
+import { OdError } from "./core/contract/errors.ts";
+import { VERSION } from "./core/os/version.ts";
+import { classifyStderr, classifyText, errorFromText } from "./core/protocols/classify-text.ts";
 // For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
 import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/protocols/claude-stream.ts";
 import { arr, asRecord, num, str, textOf } from "./core/protocols/parse-helpers.ts";
-import { VERSION } from "./core/version.ts";
 
+/** The same members as one object: a factory plugin's argument, and the virtual module "od" (built in core, so a plugin's own thread gives its plugin the same one). */
+export { pluginApi } from "./core/agents/plugin-api.ts";
 export type {
   Adapter,
   AdapterInput,
@@ -20,10 +22,8 @@ export type {
   Invocation,
   InvokeContext,
   LinesProtocol,
-} from "./core/agents/adapter.ts";
-/** The same members as one object: a factory plugin's argument, and the virtual module "od" (built in core, so a plugin's own thread gives its plugin the same one). */
-export { pluginApi } from "./core/agents/plugin-api.ts";
-export type { Mode, OdEvent, OdEventBody } from "./core/events.ts";
+} from "./core/contract/adapter.ts";
+export type { Mode, OdEvent, OdEventBody } from "./core/contract/events.ts";
 export type { ClaudeStreamOptions, ClaudeStreamState } from "./core/protocols/claude-stream.ts";
 export {
   arr,

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir as osTmp } from "node:os";
 import { join, resolve } from "node:path";
-import type { OdEvent, OdEventBody } from "../src/core/events.ts";
+import type { OdEvent, OdEventBody } from "../src/core/contract/events.ts";
 import { groupMembers } from "../src/core/os/process-group.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");

@@ -10,7 +10,7 @@ function sources(dir: string): string[] {
     .map((f) => join(dir, f));
 }
 
-const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:type\s)?[^"';]*?from\s*"([^"]+)"|import\(\s*"([^"]+)"\s*\)/g;
+const IMPORT = /(?:^|\n)\s*(?:import|export)\s(?:type\s)?[^"';]*?from\s*"([^"]+)"|import\(\s*"([^"]+)"\s*\)|(?:^|\n)\s*import\s*"([^"]+)"/g;
 
 /** file -> the files it imports (relative specifiers, resolved), and its bare imports (packages, node:, bun). */
 function importsOf(file: string): { local: string[]; bare: string[] } {
@@ -18,7 +18,7 @@ function importsOf(file: string): { local: string[]; bare: string[] } {
   const local: string[] = [];
   const bare: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+    const spec = m[1] ?? m[2] ?? m[3]!;
     if (spec.startsWith(".")) local.push(relative(ROOT, resolve(ROOT, dirname(file), spec)));
     else bare.push(spec);
   }
@@ -67,6 +67,25 @@ describe("structure", () => {
     };
     for (const file of graph.keys()) visit(file);
     expect(circles).toEqual([]);
+  });
+
+  // The folders of src/core form layers, lowest first: each imports only folders before it (and itself).
+  // The contract is under everything; the run service is on top. README (Architecture) says why this order.
+  const LAYERS = ["contract", "os", "protocols", "api", "loops", "agents", "skills", "store", "workspace", "remote", "run", "runs"];
+  test("the folders of src/core form layers: none imports one above it", () => {
+    const folder = (file: string) => file.split("/")[2]!;
+    const upward: string[] = [];
+    for (const [file, { local }] of graph) {
+      if (!file.startsWith("src/core/")) continue;
+      const mine = LAYERS.indexOf(folder(file));
+      if (mine < 0) {
+        upward.push(`${file}: not in a layer (a file directly in src/core, or a folder LAYERS lacks)`);
+        continue;
+      }
+      for (const target of local)
+        if (target.startsWith("src/core/") && LAYERS.indexOf(folder(target)) > mine) upward.push(`${file} -> ${target}`);
+    }
+    expect(upward).toEqual([]);
   });
 
   test("no source file over 250 lines", () => {

@@ -11,13 +11,13 @@ import type {
   SessionModeState,
 } from "@agentclientprotocol/sdk";
 import { selectAgent } from "../core/agents/select.ts";
-import { OdError } from "../core/errors.ts";
-import type { Mode, OdEvent } from "../core/events.ts";
+import { OdError } from "../core/contract/errors.ts";
+import type { Mode, OdEvent } from "../core/contract/events.ts";
 import { odHome } from "../core/os/paths.ts";
+import { VERSION } from "../core/os/version.ts";
 import type { CreateRunOptions } from "../core/run/pipeline.ts";
 import { recordRun, storedRequest } from "../core/store/record.ts";
 import { RunLog } from "../core/store/run-log.ts";
-import { VERSION } from "../core/version.ts";
 import { runPrompt } from "./prompt.ts";
 import {
   type AcpSession,

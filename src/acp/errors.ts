@@ -1,5 +1,5 @@
 import { RequestError } from "@agentclientprotocol/sdk";
-import { type ErrorCode, OdError } from "../core/errors.ts";
+import { type ErrorCode, OdError } from "../core/contract/errors.ts";
 
 /**
  * od's error codes as JSON-RPC error codes: ACP's own where it has one (-32000 authentication

@@ -1,6 +1,7 @@
 import type { AgentContext, PermissionOption, RequestPermissionResponse, ToolKind } from "@agentclientprotocol/sdk";
-import type { Mode } from "../core/events.ts";
-import { type ActionKind, type Broker, policyDecision } from "../core/run/permissions.ts";
+import type { Mode } from "../core/contract/events.ts";
+import type { ActionKind } from "../core/contract/permissions.ts";
+import { type Broker, policyDecision } from "../core/run/permissions.ts";
 
 const KIND: Record<ActionKind, ToolKind> = { read: "read", edit: "edit", execute: "execute", other: "other" };
 

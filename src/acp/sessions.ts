@@ -4,8 +4,8 @@ import type { AgentContext, SessionConfigOption, SessionModeState, SessionUpdate
 import { detectCached } from "../core/agents/detect-cache.ts";
 import { listModels, type ModelList } from "../core/agents/models.ts";
 import type { Registry } from "../core/agents/registry.ts";
-import { OdError } from "../core/errors.ts";
-import { Mode } from "../core/events.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { Mode } from "../core/contract/events.ts";
 import { odHome } from "../core/os/paths.ts";
 import type { Env } from "../core/run/request.ts";
 import type { RunLog } from "../core/store/run-log.ts";

@@ -1,5 +1,5 @@
 import type { PlanEntry, SessionUpdate, StopReason, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import type { OdEvent, OdEventBody } from "../core/events.ts";
+import type { OdEvent, OdEventBody } from "../core/contract/events.ts";
 
 /** What the mapping remembers within one prompt turn: the tool calls the client has been shown. */
 export interface UpdateState {

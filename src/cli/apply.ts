@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
+import { lineTotals } from "../core/run/compare-record.ts";
 import { applyResult, runsDirOf } from "../core/workspace/apply.ts";
-import { lineTotals } from "../core/workspace/compare.ts";
 import { odCommand } from "./command.ts";
 import { filesCell } from "./compare-table.ts";
 

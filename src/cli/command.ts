@@ -1,6 +1,6 @@
 import { type ArgsDef, type CommandDef, defineCommand } from "citty";
-import { exitCodeFor, OdError } from "../core/errors.ts";
-import { didYouMean } from "../core/suggest.ts";
+import { exitCodeFor, OdError } from "../core/contract/errors.ts";
+import { didYouMean } from "../core/os/suggest.ts";
 import { colorFor } from "./color.ts";
 
 /** Prints an error once, in one format, and returns the exit code it maps to. */

@@ -1,6 +1,6 @@
 import type { Registry } from "../core/agents/registry.ts";
 import { selectAgent } from "../core/agents/select.ts";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 import { log } from "./log.ts";
 
 /** The most runs `--repeat` starts: each is an agent at work and a worktree on disk. */

@@ -1,5 +1,5 @@
+import { lineTotals } from "../core/run/compare-record.ts";
 import type { Group, GroupMember } from "../core/store/groups.ts";
-import { lineTotals } from "../core/workspace/compare.ts";
 import { table } from "./table.ts";
 
 /** At most this many file names per row; the rest are counted. */

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { relative, resolve } from "node:path";
 import { loadRegistry } from "../builtins.ts";
 import { writeRole } from "../core/agents/roles.ts";
-import { OdError } from "../core/errors.ts";
-import { didYouMean } from "../core/suggest.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { didYouMean } from "../core/os/suggest.ts";
 import { odCommand } from "./command.ts";
 
 export default odCommand({

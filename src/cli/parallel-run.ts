@@ -1,13 +1,13 @@
 import { join, resolve } from "node:path";
 import { loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
+import type { RunRequest } from "../core/contract/request.ts";
+import { didYouMean } from "../core/os/suggest.ts";
+import { groupOf } from "../core/run/compare-record.ts";
 import { labelsFor, type ParallelResult, parallel } from "../core/run/parallel.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import { writeGroup } from "../core/store/groups.ts";
-import { didYouMean } from "../core/suggest.ts";
 import { runsDirOf } from "../core/workspace/apply.ts";
-import { groupOf } from "../core/workspace/compare.ts";
 import { compareTable } from "./compare-table.ts";
 import { log } from "./log.ts";
 import { recorded as inRunLog } from "./record.ts";

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import type { OdEvent } from "../core/events.ts";
+import type { OdEvent } from "../core/contract/events.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import { odHome } from "../core/os/paths.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import { recordRun, storedRequest } from "../core/store/record.ts";
 import { RunLog } from "../core/store/run-log.ts";
 import { log } from "./log.ts";

@@ -1,4 +1,4 @@
-import type { EventOf, OdEvent } from "../core/events.ts";
+import type { EventOf, OdEvent } from "../core/contract/events.ts";
 import { partBreak } from "../core/run/summary.ts";
 
 export interface Sink {

@@ -1,7 +1,7 @@
 import type { ArgsDef, ParsedArgs } from "citty";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import type { PlanView } from "../core/run/dry-run.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import { log } from "./log.ts";
 import { sandboxArg } from "./sandbox.ts";
 

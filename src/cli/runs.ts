@@ -1,4 +1,4 @@
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 import { type HistoryEntry, history } from "../core/store/history.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { odCommand } from "./command.ts";

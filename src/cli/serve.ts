@@ -1,5 +1,5 @@
 import { loadRegistry } from "../builtins.ts";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
 import { startServer } from "../server/serve.ts";
 import { odCommand } from "./command.ts";

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { loadSkills } from "../builtins.ts";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 

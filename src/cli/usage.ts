@@ -1,6 +1,6 @@
 import { type CommandDef, renderUsage } from "citty";
-import { OdError } from "../core/errors.ts";
-import { didYouMean } from "../core/suggest.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { didYouMean } from "../core/os/suggest.ts";
 import { colorFor, stripAnsi } from "./color.ts";
 import { renderError } from "./command.ts";
 

@@ -1,8 +1,8 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../core/agents/registry.ts";
-import { OdError } from "../core/errors.ts";
-import type { OdEvent } from "../core/events.ts";
-import type { RunRequest } from "../core/run/request.ts";
+import { OdError } from "../core/contract/errors.ts";
+import type { OdEvent } from "../core/contract/events.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import type { Slots } from "../core/run/slots.ts";
 import type { McpPolicy } from "./roots.ts";
 

@@ -1,7 +1,7 @@
 import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, relative, resolve, sep } from "node:path";
-import { OdError } from "../core/errors.ts";
-import { Mode } from "../core/events.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { Mode } from "../core/contract/events.ts";
 
 /**
  * What a caller of `od mcp` may ask of an agent: at most `maxMode`, and only in a working directory

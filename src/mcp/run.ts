@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import type { BodyOf, OdEvent } from "../core/events.ts";
+import type { BodyOf, OdEvent } from "../core/contract/events.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import { createRun } from "../core/run/pipeline.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import { errorText, type McpDeps, toolError } from "./context.ts";
 import type { Progress } from "./progress.ts";
 import { cwdAtLaunch } from "./roots.ts";

@@ -1,9 +1,9 @@
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { odHome } from "../core/os/paths.ts";
+import { VERSION } from "../core/os/version.ts";
 import { recordRun, storedRequest } from "../core/store/record.ts";
 import { RunLog } from "../core/store/run-log.ts";
-import { VERSION } from "../core/version.ts";
 import type { Env, Keeper, McpDeps } from "./context.ts";
 import { registerCancelRun } from "./tools/cancel-run.ts";
 import { registerListAgents } from "./tools/list-agents.ts";

@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
-import { type ErrorCode, OdError } from "../core/errors.ts";
+import { type ErrorCode, OdError } from "../core/contract/errors.ts";
 import { compareRoutes } from "./routes/compare.ts";
 import { type McpOptions, mcpRoutes } from "./routes/mcp.ts";
 import { metaRoutes } from "./routes/meta.ts";

@@ -1,13 +1,13 @@
 import { join } from "node:path";
 import { loadSkills } from "../builtins.ts";
-import { OdError } from "../core/errors.ts";
-import { createStamper, type OdEvent } from "../core/events.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { createStamper, type OdEvent } from "../core/contract/events.ts";
+import type { RunRequest } from "../core/contract/request.ts";
+import { groupOf } from "../core/run/compare-record.ts";
 import { labelsFor, type ParallelResult, parallel } from "../core/run/parallel.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import { type Group, readGroup, writeGroup } from "../core/store/groups.ts";
 import { storedRequest } from "../core/store/record.ts";
 import { runsDirOf } from "../core/workspace/apply.ts";
-import { groupOf } from "../core/workspace/compare.ts";
 import { recover } from "../core/workspace/lease.ts";
 import type { RunStore } from "./runs.ts";
 

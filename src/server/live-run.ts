@@ -1,4 +1,4 @@
-import type { RunRequest } from "../core/run/request.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import type { LogWriter } from "../core/store/log-writer.ts";
 import type { RunSummary } from "../core/store/run-log.ts";
 

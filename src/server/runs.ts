@@ -1,10 +1,11 @@
 import { loadSkills } from "../builtins.ts";
 import { canResumeWith, type Registry } from "../core/agents/registry.ts";
-import { OdError } from "../core/errors.ts";
-import type { OdEvent } from "../core/events.ts";
-import type { Broker, Decision } from "../core/run/permissions.ts";
+import { OdError } from "../core/contract/errors.ts";
+import type { OdEvent } from "../core/contract/events.ts";
+import type { Decision } from "../core/contract/permissions.ts";
+import type { RunRequest } from "../core/contract/request.ts";
+import type { Broker } from "../core/run/permissions.ts";
 import { createRun } from "../core/run/pipeline.ts";
-import type { RunRequest } from "../core/run/request.ts";
 import type { Slots } from "../core/run/slots.ts";
 import type { LogBatch, LogCursor } from "../core/store/log-read.ts";
 import type { LogWriter } from "../core/store/log-writer.ts";

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import { getCookie } from "hono/cookie";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 
 export const TOKEN_COOKIE = "od_token";
 

@@ -1,7 +1,7 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { canResumeWith, type Registry } from "../core/agents/registry.ts";
-import { OdError } from "../core/errors.ts";
+import { OdError } from "../core/contract/errors.ts";
 import { odHome } from "../core/os/paths.ts";
 import { reapSync, runMark } from "../core/os/reap.ts";
 import { Slots } from "../core/run/slots.ts";

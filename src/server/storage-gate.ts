@@ -1,5 +1,5 @@
-import { OdError } from "../core/errors.ts";
-import { createStamper, type OdEvent } from "../core/events.ts";
+import { OdError } from "../core/contract/errors.ts";
+import { createStamper, type OdEvent } from "../core/contract/events.ts";
 import type { RunSummary } from "../core/store/run-log.ts";
 
 /**

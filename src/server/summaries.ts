@@ -1,4 +1,4 @@
-import type { RunRequest } from "../core/run/request.ts";
+import type { RunRequest } from "../core/contract/request.ts";
 import { type RunSummary, requestSummary } from "../core/store/summary.ts";
 
 export { noteEvent } from "../core/store/summary.ts";

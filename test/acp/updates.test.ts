@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { newUpdateState, planEntries, stopReasonOf, toolKind, toUpdates } from "../../src/acp/updates.ts";
-import type { OdEventBody } from "../../src/core/events.ts";
+import type { OdEventBody } from "../../src/core/contract/events.ts";
 
 const text = (t: string) => ({ type: "text", text: t });
 const finished = (status: "succeeded" | "failed" | "cancelled"): OdEventBody => ({

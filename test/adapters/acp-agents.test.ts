@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { loadRegistry } from "../../src/builtins.ts";
-import type { Adapter, InvokeContext } from "../../src/core/agents/adapter.ts";
+import type { Adapter, InvokeContext } from "../../src/core/contract/adapter.ts";
 
 const registry = await loadRegistry([]);
 const adapter = (id: string): Adapter => registry.get(id)!.adapter;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { loadRegistry } from "../../src/builtins.ts";
-import type { Adapter } from "../../src/core/agents/adapter.ts";
+import type { Adapter } from "../../src/core/contract/adapter.ts";
 import { collect, ofType, tmpdir } from "../helpers.ts";
 import { planRun, runAgent } from "../support/run.ts";
 

@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import amp from "../../plugins/amp/index.ts";
 import kimi from "../../plugins/kimi/index.ts";
-import type { Adapter } from "../../src/core/agents/adapter.ts";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { Adapter } from "../../src/core/contract/adapter.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 
 function classify(adapter: Pick<Adapter, "classify">, stderrTail: string, rawLines: string[] = []) {
   const events = rawLines.map((line, seq): OdEvent => ({ type: "raw", stream: "stdout", line, runId: "r", seq, ts: 0 }));

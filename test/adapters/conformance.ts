@@ -5,11 +5,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { type Adapter, validateAdapter } from "../../src/core/agents/adapter.ts";
 import { homePath } from "../../src/core/agents/auth-on-disk.ts";
+import { driverFor } from "../../src/core/agents/driver-for.ts";
 import { createRegistry, type RegistryEntry } from "../../src/core/agents/registry.ts";
-import { type Mode, OdEvent, type OdEventBody } from "../../src/core/events.ts";
-import { driverFor } from "../../src/core/protocols/index.ts";
+import { type Adapter, validateAdapter } from "../../src/core/contract/adapter.ts";
+import { type Mode, OdEvent, type OdEventBody } from "../../src/core/contract/events.ts";
 import { finishing, interpret } from "../../src/core/protocols/interpret.ts";
 import { loopSettings } from "../../src/core/run/launch.ts";
 import { planRun } from "../../src/core/run/plan.ts";

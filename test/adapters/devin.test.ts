@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { detectOne } from "../../src/core/agents/detect.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
-import { OdError } from "../../src/core/errors.ts";
+import { OdError } from "../../src/core/contract/errors.ts";
 import { alive, collect, finished, installFake, ofType, ROOT, tmpdir } from "../helpers.ts";
 import { runAgent } from "../support/run.ts";
 

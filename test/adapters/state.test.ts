@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { validateAdapter } from "../../src/core/agents/adapter.ts";
+import { validateAdapter } from "../../src/core/contract/adapter.ts";
 import { defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
 import { stateProblems } from "./conformance.ts";
 

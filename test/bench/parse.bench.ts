@@ -10,8 +10,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
-import type { Adapter } from "../../src/core/agents/adapter.ts";
-import { driverFor } from "../../src/core/protocols/index.ts";
+import { driverFor } from "../../src/core/agents/driver-for.ts";
+import type { Adapter } from "../../src/core/contract/adapter.ts";
 import { interpret } from "../../src/core/protocols/interpret.ts";
 import { FIXTURES } from "../helpers.ts";
 import { type Figure, figure, median } from "./stats.ts";

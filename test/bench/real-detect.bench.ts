@@ -14,9 +14,9 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
-import type { Adapter } from "../../src/core/agents/adapter.ts";
 import { detectAll } from "../../src/core/agents/detect.ts";
 import type { Detection } from "../../src/core/agents/detection.ts";
+import type { Adapter } from "../../src/core/contract/adapter.ts";
 import { tmpdir } from "../helpers.ts";
 import { CLIS, cacheRoot, installDir, type LiveCli } from "../live/clis.ts";
 import { BUN, OD } from "./fakes.ts";

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { SERVE_HEAP_BUDGET } from "../../src/cli/heap-budget.ts";
 import { repeated } from "../../src/cli/run.ts";
-import { OdEvent } from "../../src/core/events.ts";
+import { OdEvent } from "../../src/core/contract/events.ts";
 import { alive, DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
 
 function od(args: string[], env: Record<string, string>, stdin?: string) {

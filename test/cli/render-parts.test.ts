@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createTextRenderer } from "../../src/cli/render.ts";
-import type { OdEvent, OdEventBody } from "../../src/core/events.ts";
+import type { OdEvent, OdEventBody } from "../../src/core/contract/events.ts";
 
 /** The stdout and stderr of `od run` for these bodies. */
 function render(bodies: OdEventBody[]) {

@@ -1,14 +1,15 @@
 // The third protocol kind: an agent loop inside od, run by the pipeline where it would spawn.
 import { describe, expect, test } from "bun:test";
 import api from "../../plugins/api.ts";
-import { validateAdapter } from "../../src/core/agents/adapter.ts";
 import { detectOne } from "../../src/core/agents/detect.ts";
 import { detectCached } from "../../src/core/agents/detect-cache.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
-import type { OdEventBody } from "../../src/core/events.ts";
+import { validateAdapter } from "../../src/core/contract/adapter.ts";
+import type { OdEventBody } from "../../src/core/contract/events.ts";
+import type { Loop, LoopContext } from "../../src/core/contract/loop.ts";
 import { loopDriver, loops } from "../../src/core/loops/index.ts";
-import { checked, type Loop, type LoopContext, LoopProcess } from "../../src/core/loops/transport.ts";
-import { VERSION } from "../../src/core/version.ts";
+import { checked, LoopProcess } from "../../src/core/loops/transport.ts";
+import { VERSION } from "../../src/core/os/version.ts";
 import { collect, finished, ofType, tmpdir } from "../helpers.ts";
 import { planRun, runAgent } from "../support/run.ts";
 

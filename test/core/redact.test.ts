@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import { providerMessage } from "../../src/core/api/http.ts";
-import type { OdEventBody } from "../../src/core/events.ts";
+import type { OdEventBody } from "../../src/core/contract/events.ts";
 import { defineDriver } from "../../src/core/protocols/driver.ts";
 import { finishing, interpret } from "../../src/core/protocols/interpret.ts";
-import { REDACTED, redact } from "../../src/core/redact.ts";
+import { REDACTED, redact } from "../../src/core/protocols/redact.ts";
 import { collect, installFake, ofType, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 import { runAgent } from "../support/run.ts";

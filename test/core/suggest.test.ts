@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { closest, didYouMean, editDistance } from "../../src/core/suggest.ts";
+import { closest, didYouMean, editDistance } from "../../src/core/os/suggest.ts";
 
 const LISTS = {
   commands: ["run", "agents", "models", "doctor", "init", "plugins", "skills", "serve"],

@@ -1,7 +1,7 @@
 // Drives the compiled `dist/od run --json` for the live lane and collects its JSON events.
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const DIST_OD = join(ROOT, "dist/od");

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { OdError } from "../../src/core/errors.ts";
+import { OdError } from "../../src/core/contract/errors.ts";
 import { checkCwd, checkMode, cwdAtLaunch, isUnder, type PathFacts, parseMaxMode, resolveRoots } from "../../src/mcp/roots.ts";
 import { tmpdir } from "../helpers.ts";
 

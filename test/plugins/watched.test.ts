@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
+import { watchedDriver } from "../../src/core/agents/watched.ts";
 import { interpret } from "../../src/core/protocols/interpret.ts";
-import { watchedDriver } from "../../src/core/protocols/watched.ts";
 import { tmpdir } from "../helpers.ts";
 import { pluginSource } from "./support.ts";
 

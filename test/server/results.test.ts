@@ -2,10 +2,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { groupOf } from "../../src/core/run/compare-record.ts";
 import { type ParallelResult, parallel } from "../../src/core/run/parallel.ts";
 import { writeGroup } from "../../src/core/store/groups.ts";
 import { runsDirOf } from "../../src/core/workspace/apply.ts";
-import { groupOf } from "../../src/core/workspace/compare.ts";
 import { tmpdir } from "../helpers.ts";
 import { registry, testApp } from "./support.ts";
 

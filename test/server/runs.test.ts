@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
-import type { OdError } from "../../src/core/errors.ts";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { OdError } from "../../src/core/contract/errors.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
 import type { LogWriter } from "../../src/core/store/log-writer.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { alive, type FakeStep, installFake, tmpdir } from "../helpers.ts";
 import { eventsOf, readFrames, registry } from "./support.ts";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { createRegistry } from "../../src/core/agents/registry.ts";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";

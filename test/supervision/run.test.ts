@@ -1,7 +1,7 @@
 /** `od run` (compiled) ended by the world: a hangup, SIGTERM, SIGKILL. No process of the run may outlive it. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { join } from "node:path";
-import { OdEvent } from "../../src/core/events.ts";
+import { OdEvent } from "../../src/core/contract/events.ts";
 import { DIST_OD, FIXTURES, tmpdir } from "../helpers.ts";
 import { fakeFor, gone, killAll, processesWith, readUntil, until } from "./support.ts";
 

@@ -3,11 +3,13 @@
  * (summary, stamping), with one attempt unless a test asks for retries, so a
  * classified transient failure is seen as it is rather than waited out.
  */
+
+import type { RunRequest } from "../../src/core/contract/request.ts";
 import type { PlanView } from "../../src/core/run/dry-run.ts";
 import { viewPlan } from "../../src/core/run/dry-run.ts";
 import { type CreateRunOptions, createRun } from "../../src/core/run/pipeline.ts";
 import { planRun as plan } from "../../src/core/run/plan.ts";
-import type { RunOptions, RunRequest } from "../../src/core/run/request.ts";
+import type { RunOptions } from "../../src/core/run/request.ts";
 
 export type { RunOptions, RunRequest };
 

@@ -8,7 +8,7 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import type { OdEvent } from "../../src/core/events.ts";
+import type { OdEvent } from "../../src/core/contract/events.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const OD_EXE = resolve(ROOT, process.env.OD_EXE ?? "dist/od.exe");

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { Adapter } from "./adapter.ts";
+import type { Adapter } from "../contract/adapter.ts";
 
 type Env = Record<string, string | undefined>;
 

@@ -5,8 +5,9 @@
  * (bounded, CATALOG_CHECK_MS; catalog.ts). No catalog (none fetched: a timeout, an
  * error, logged out), a catalog that is only a hint, and `default` all let the model pass.
  */
-import { OdError } from "../errors.ts";
-import type { Adapter } from "./adapter.ts";
+
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 import type { CatalogDetection, ModelCatalog } from "./catalog.ts";
 
 /** How many valid models the hint names before "…and N more". */

@@ -14,12 +14,12 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Mode } from "../events.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import type { Mode } from "../contract/events.ts";
 import { probe } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Listed } from "../protocols/acp-models.ts";
 import { probeAcpSession } from "../protocols/acp-probe.ts";
-import type { Adapter } from "./adapter.ts";
 import { DEFAULT_PROBE_MS } from "./detect.ts";
 import { type CatalogFields, cachedCatalog, cachedDetection, catalogCachePath, saveCatalog } from "./detect-cache.ts";
 import type { CatalogDetection, Detection, ModelCatalog } from "./detection.ts";

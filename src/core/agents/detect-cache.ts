@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import type { Adapter } from "../contract/adapter.ts";
 import { odHome } from "../os/paths.ts";
 import { resolveExecutable } from "../os/resolve.ts";
-import { VERSION } from "../version.ts";
-import type { Adapter } from "./adapter.ts";
+import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
 import { PROBE_SLOW } from "./detection.ts";

@@ -1,7 +1,7 @@
+import type { Adapter } from "../contract/adapter.ts";
+import type { Env } from "../contract/loop.ts";
 import { loopFor } from "../loops/index.ts";
-import type { Env } from "../loops/transport.ts";
-import { VERSION } from "../version.ts";
-import type { Adapter } from "./adapter.ts";
+import { VERSION } from "../os/version.ts";
 import type { Detection } from "./detection.ts";
 
 /**

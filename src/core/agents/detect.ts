@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { OdError } from "../errors.ts";
+import type { Adapter, AuthState } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 import { type ProbeResult, probe, type Slots } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
-import type { Adapter, AuthState } from "./adapter.ts";
 import { authFromFiles } from "./auth-on-disk.ts";
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";

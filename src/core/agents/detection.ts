@@ -1,5 +1,5 @@
 /** What detection tells of one adapter: the shape `od agents`, `od doctor`, the server and the library share. */
-import type { AuthState } from "./adapter.ts";
+import type { AuthState } from "../contract/adapter.ts";
 
 /**
  * A probe that did not answer in time (a busy machine): the CLI is there, so the

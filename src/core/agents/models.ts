@@ -4,7 +4,7 @@
  * an adapter's static aliases while the CLI showed what detection found (pi's
  * `--list-models` catalog), so the web UI offered pi only "default".
  */
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { type CatalogDetection, catalogOf, hasCatalog, withCatalog } from "./catalog.ts";
 import type { Detection } from "./detect.ts";
 import { detectCached } from "./detect-cache.ts";

@@ -4,12 +4,12 @@
  * can give its plugin the same module. `src/plugin.ts` publishes it, and its members by name.
  */
 import { z } from "zod";
-import { OdError } from "../errors.ts";
+import { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import { VERSION } from "../os/version.ts";
+import { classifyStderr, classifyText, errorFromText } from "../protocols/classify-text.ts";
 import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "../protocols/claude-stream.ts";
 import { arr, asRecord, num, str, textOf } from "../protocols/parse-helpers.ts";
-import { VERSION } from "../version.ts";
-import { defineAdapter, defineLinesProtocol } from "./adapter.ts";
-import { classifyStderr, classifyText, errorFromText } from "./classify-text.ts";
 
 export const pluginApi = {
   classifyStderr,

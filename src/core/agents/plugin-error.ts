@@ -1,5 +1,5 @@
-import { OdError } from "../errors.ts";
-import type { Adapter } from "./adapter.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 
 /** A plugin's own code failed during a run: the plugin is named, and so is what it did. */
 export function pluginError(adapter: Pick<Adapter, "id" | "name">, why: string, path?: string): OdError {

@@ -7,10 +7,10 @@
  *
  * Vetting: a `vet` request, answered with a Verdict. Parsing: `open`, then `line`s and `finish`;
  * each Answer goes to the session's port, in order, where od's thread takes it as it comes
- * (never blocking on it: protocols/watched.ts).
+ * (never blocking on it: agents/watched.ts).
  */
 import { plugin } from "bun";
-import type { LinesProtocol } from "./adapter.ts";
+import type { LinesProtocol } from "../contract/adapter.ts";
 import { describeError, pluginValues, registerPluginApi } from "./plugin-import.ts";
 import type { AnswerBody, Request, Verdict } from "./plugin-messages.ts";
 

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { plugin } from "bun";
+import { type Adapter, type AdapterInput, validateAdapter } from "../contract/adapter.ts";
 import { pluginDirs } from "../os/paths.ts";
-import { type Adapter, type AdapterInput, validateAdapter } from "./adapter.ts";
 import { describeError, pluginValues, registerPluginApi as register } from "./plugin-import.ts";
 import { late, vetPlugin } from "./plugin-vet.ts";
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import { OdError } from "../errors.ts";
-import type { Adapter } from "./adapter.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 
 export interface Role {
   name: string;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { odHome } from "../os/paths.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";

@@ -12,8 +12,8 @@
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
+import type { Adapter } from "../contract/adapter.ts";
 import { findOnPath } from "../os/resolve.ts";
-import type { Adapter } from "./adapter.ts";
 import { homePath } from "./auth-on-disk.ts";
 import { resolveShimTarget } from "./npm-shim.ts";
 

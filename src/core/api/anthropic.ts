@@ -1,5 +1,5 @@
-import { errorFromText } from "../agents/classify-text.ts";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
+import { errorFromText } from "../protocols/classify-text.ts";
 import { safeJson } from "../protocols/parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";

@@ -1,6 +1,6 @@
-import { OdError } from "../errors.ts";
-import type { Mode } from "../events.ts";
-import type { Env, LoopSettings } from "../loops/transport.ts";
+import { OdError } from "../contract/errors.ts";
+import type { Mode } from "../contract/events.ts";
+import type { Env, LoopSettings } from "../contract/loop.ts";
 
 export type Provider = "anthropic" | "openai";
 

@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { OdError } from "../errors.ts";
-import type { Env } from "../loops/transport.ts";
+import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/loop.ts";
 import { odHome } from "../os/paths.ts";
 import { safeJson } from "../protocols/parse-helpers.ts";
 

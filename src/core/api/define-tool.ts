@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Mode } from "../events.ts";
+import type { Mode } from "../contract/events.ts";
 import type { ToolSpec } from "./types.ts";
 
 /** Where a tool call runs: the project root (a realpath) and the run's mode. */

@@ -1,8 +1,8 @@
-import { classifyText } from "../agents/classify-text.ts";
-import { type ErrorCode, OdError } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
+import { type ErrorCode, OdError } from "../contract/errors.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import { sleep } from "../os/sleep.ts";
-import { redact } from "../redact.ts";
+import { classifyText } from "../protocols/classify-text.ts";
+import { redact } from "../protocols/redact.ts";
 
 /** How hard od tries again: 429 and 5xx (and a refused connection) are retried a bounded number of times. */
 export interface RetryPolicy {

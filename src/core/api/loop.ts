@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
-import { OdError } from "../errors.ts";
-import type { Mode, OdEventBody } from "../events.ts";
-import type { Loop, LoopContext } from "../loops/transport.ts";
+import { OdError } from "../contract/errors.ts";
+import type { Mode, OdEventBody } from "../contract/events.ts";
+import type { Loop, LoopContext } from "../contract/loop.ts";
 import { anthropicClient } from "./anthropic.ts";
 import { type ApiConfig, endpointOf, resolveConfig } from "./config.ts";
 import { addUser, type Block, loadSession, newSession, saveSession } from "./conversation.ts";

@@ -1,4 +1,4 @@
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 
 export interface SseEvent {
   event?: string;

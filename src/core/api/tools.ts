@@ -1,8 +1,8 @@
 import { closeSync, constants, fchmodSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { Mode } from "../events.ts";
-import { inGitMetadata } from "../run/permissions.ts";
+import type { Mode } from "../contract/events.ts";
+import { inGitMetadata } from "../os/cwd-paths.ts";
 import { defineTool, type Tool, toolSpec } from "./define-tool.ts";
 import { display, inParent, kindOf, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import { type ToolSpec, UNPARSED } from "./types.ts";

@@ -1,4 +1,4 @@
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import type { ApiConfig } from "./config.ts";
 import type { Block, Message } from "./conversation.ts";
 

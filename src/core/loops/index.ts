@@ -5,13 +5,14 @@
  * driver, and detection for an adapter that has no executable.
  */
 
-import type { Adapter } from "../agents/adapter.ts";
 import { apiLoop } from "../api/loop.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { Loop } from "../contract/loop.ts";
 import { defineDriver } from "../protocols/driver.ts";
-import { isBody, type Loop, LoopProcess, type LoopSpec } from "./transport.ts";
+import { isBody, LoopProcess, type LoopSpec } from "./transport.ts";
 
-export { type Loop, type LoopContext, LoopProcess, type LoopSettings, type LoopSpec, type Transport } from "./transport.ts";
+export { LoopProcess, type LoopSpec, type Transport } from "./transport.ts";
 
 /** The loops od owns, by name; an adapter with a loop protocol names one of these. */
 export const loops: Record<string, Loop> = { [apiLoop.name]: apiLoop };

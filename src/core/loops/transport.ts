@@ -1,47 +1,9 @@
-import { OdError } from "../errors.ts";
-import { type Mode, OdEvent, type OdEventBody } from "../events.ts";
+import { OdError } from "../contract/errors.ts";
+import { OdEvent, type OdEventBody } from "../contract/events.ts";
+import type { Env, Loop, LoopSettings } from "../contract/loop.ts";
 import { type Frame, TailBuffer } from "../os/lines.ts";
 import type { AgentProcess, Exit } from "../os/process.ts";
 import { DEFAULT_LADDER, type Ladder } from "../os/process-group.ts";
-
-export type Env = Record<string, string | undefined>;
-
-/** The run's settings a loop acts on, handed over typed (a spawned CLI would get them as flags). */
-export interface LoopSettings {
-  mode: Mode;
-  /** Undefined: the loop picks its default. */
-  model?: string;
-  /** The session to continue. */
-  resume?: string;
-  /** A cap on model turns; undefined: the loop's own default or environment. */
-  maxTurns?: number;
-}
-
-/** What an in-process loop gets: what a spawned agent would (env, cwd, stdin) with its settings typed, plus a cancel signal. */
-export interface LoopContext {
-  settings: LoopSettings;
-  env: Env;
-  cwd: string;
-  /** invoke's stdin: the composed prompt. */
-  prompt: string;
-  /** Aborted on cancel, timeout, a final error or when the consumer stops: the loop must end soon after. */
-  signal: AbortSignal;
-  /** The loop's diagnostic channel (its "stderr"): a bounded tail, used in closing hints, never shown as text. */
-  note: (line: string) => void;
-}
-
-/**
- * An agent loop od owns, chosen by name from an adapter's `{ kind: "loop" }`
- * protocol. `run` streams od event bodies and returns when the turn is over; it
- * reports failures as `error` events and never needs to emit `run.started` or
- * `run.finished` (the pipeline does).
- */
-export interface Loop {
-  name: string;
-  run: (ctx: LoopContext) => AsyncIterable<OdEventBody>;
-  /** Where it would send requests with this environment, for `od agents` (display only). */
-  endpoint?: (env: Env) => string | undefined;
-}
 
 /** What the pipeline needs from a running agent: a spawned process, or a loop inside od. */
 export type Transport = Pick<AgentProcess, "exited" | "lines" | "send" | "closeStdin" | "stderrTail" | "cancel">;

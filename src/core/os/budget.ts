@@ -5,8 +5,8 @@
  * A refusal is one OdError AGENT_PROMPT_TOO_LARGE naming the adapter and the
  * figures. Pure: the platform and environment are arguments.
  */
-import type { Adapter } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 import { CMD_EXE_MAX_CHARS, CREATE_PROCESS_MAX_CHARS, EXE_MARGIN, projectLaunch, SHIM_MARGIN } from "./windows.ts";
 
 type Env = Record<string, string | undefined>;

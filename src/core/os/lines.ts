@@ -1,6 +1,6 @@
 /** Byte-level framing of a child's output: bounded lines and a bounded tail. */
 
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 export const DEFAULT_STDERR_TAIL_BYTES = 64 * 1024;

@@ -1,4 +1,4 @@
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";

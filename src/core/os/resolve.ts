@@ -1,7 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute } from "node:path";
-import { type Adapter, binOverrideVar } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
+import { type Adapter, binOverrideVar } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 import { userToolDirs } from "./paths.ts";
 import { whichWindows } from "./windows-path.ts";
 

@@ -1,4 +1,4 @@
-import type { ActionKind, Decision, PermissionAsk } from "../run/permissions.ts";
+import type { ActionKind, Decision, PermissionAsk } from "../contract/permissions.ts";
 import type { AcpState } from "./acp-state.ts";
 import { deniedTool, toolEvents } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";

@@ -1,7 +1,7 @@
 import { frameLines } from "../os/lines.ts";
 import { PROBE_SLOTS, type Slots } from "../os/probe.ts";
 import { killGroup } from "../os/process-group.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../os/version.ts";
 import { acpModels, acpModes, type Listed } from "./acp-models.ts";
 import { classify, errorResponse, METHOD_NOT_FOUND, request } from "./jsonrpc.ts";
 import { asRecord, safeJson } from "./parse-helpers.ts";

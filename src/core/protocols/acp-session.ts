@@ -1,9 +1,9 @@
-import { errorFromText } from "../agents/classify-text.ts";
-import type { OdEventBody } from "../events.ts";
-import { VERSION } from "../version.ts";
+import type { OdEventBody } from "../contract/events.ts";
+import { VERSION } from "../os/version.ts";
 import { acpModelStep } from "./acp-models.ts";
 import type { AcpState, Purpose, SessionOption } from "./acp-state.ts";
 import { unfinishedTools } from "./acp-tools.ts";
+import { errorFromText } from "./classify-text.ts";
 import type { DriverStep } from "./driver.ts";
 import { call } from "./jsonrpc.ts";
 import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";

@@ -1,4 +1,4 @@
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
 
 /**

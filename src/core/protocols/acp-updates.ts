@@ -1,4 +1,4 @@
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import { type ToolState, toolEvents } from "./acp-tools.ts";
 import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";
 

@@ -1,6 +1,7 @@
 /** The record mappings every CLI that speaks Claude Code's stream-json shares (see claude-stream.ts). */
-import { errorFromText } from "../agents/classify-text.ts";
-import type { OdEventBody } from "../events.ts";
+
+import type { OdEventBody } from "../contract/events.ts";
+import { errorFromText } from "./classify-text.ts";
 import type { ClaudeStreamState, Mapper } from "./claude-stream-types.ts";
 import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 

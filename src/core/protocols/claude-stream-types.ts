@@ -1,5 +1,5 @@
 /** The types of the shared stream-json parser (claude-stream.ts) and its record mappings (claude-stream-records.ts). */
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import type { Rec } from "./parse-helpers.ts";
 
 /** A content block of the message streaming now: what a tool call needs once its input is complete. */

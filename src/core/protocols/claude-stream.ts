@@ -6,7 +6,7 @@
  * become tool.call and tool.result; `result` becomes usage and, when it failed, an error; anything
  * else is kept raw. What one CLI does differently goes in its options, named for what it does.
  */
-import type { OdEventBody } from "../events.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import { SHARED_RECORDS, SHARED_SYSTEM, STATUS_RECORDS } from "./claude-stream-records.ts";
 import type { ClaudeStreamOptions, ClaudeStreamState, Mapper, RecordHook, RecordMapper } from "./claude-stream-types.ts";
 import { asRecord, str } from "./parse-helpers.ts";

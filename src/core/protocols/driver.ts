@@ -1,21 +1,17 @@
-import type { LinesProtocol } from "../agents/adapter.ts";
-import type { Mode, OdEventBody } from "../events.ts";
-import type { ImageInput } from "../run/images.ts";
-import type { PermissionAsk } from "../run/permissions.ts";
+import type { LinesProtocol } from "../contract/adapter.ts";
+import type { Mode, OdEventBody } from "../contract/events.ts";
+import type { PermissionAsk } from "../contract/permissions.ts";
+import type { ImageInput, ValidRequest } from "../contract/request.ts";
 
-/** What a session driver knows about the run it drives. */
-export interface DriverContext {
+/** What a session driver knows about the run it drives: the request as validated (its prompt composed), and more. */
+export interface DriverContext
+  extends Pick<ValidRequest, "prompt" | "cwd" | "mode">,
+    Partial<Pick<ValidRequest, "model" | "effort" | "resume">> {
   /** The adapter's name and login hint, for error messages. */
   agent: { name: string; login?: string };
-  prompt: string;
-  cwd: string;
-  mode: Mode;
   /** The mode whose session option the agent is put in, when a test lifts the CLI's own wall (OD_TEST_CLI_MODE); else `mode`. */
   sessionMode?: Mode;
-  model?: string;
-  effort?: string;
-  resume?: string;
-  /** Images to send with the prompt (adapters with capabilities.images only). */
+  /** Images to send with the prompt, read (adapters with capabilities.images only). */
   images?: ImageInput[];
   /** The adapter's options for its driver (protocol.options), e.g. how ACP makes the agent read-only. */
   options?: Record<string, unknown>;

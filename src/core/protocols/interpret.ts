@@ -1,6 +1,6 @@
-import { isEventBody, type OdEventBody } from "../events.ts";
-import { redact } from "../redact.ts";
+import { isEventBody, type OdEventBody } from "../contract/events.ts";
 import type { Driver, DriverStep, SyncDriver } from "./driver.ts";
+import { redact } from "./redact.ts";
 
 /**
  * One stdout line through a driver, with the guarantees every adapter gets for

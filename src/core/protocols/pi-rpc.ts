@@ -1,6 +1,6 @@
-import { errorFromText } from "../agents/classify-text.ts";
-import type { OdEventBody } from "../events.ts";
-import type { PermissionAsk } from "../run/permissions.ts";
+import type { OdEventBody } from "../contract/events.ts";
+import type { PermissionAsk } from "../contract/permissions.ts";
+import { errorFromText } from "./classify-text.ts";
 import { defineDriver } from "./driver.ts";
 import { asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
 

@@ -1,4 +1,4 @@
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import type { Changes, ChangesSource } from "../workspace/changes.ts";
 import { MAX_FILES } from "../workspace/changes.ts";
 import { type GitTree, MAX_DIFF_BYTES } from "../workspace/git.ts";

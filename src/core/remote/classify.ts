@@ -1,4 +1,4 @@
-import type { Classification, ClassifyContext } from "../agents/adapter.ts";
+import type { Classification, ClassifyContext } from "../contract/adapter.ts";
 import { formatTarget, type Target } from "./target.ts";
 
 /**

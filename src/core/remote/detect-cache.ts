@@ -1,10 +1,10 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Adapter } from "../agents/adapter.ts";
 import { CACHE_TTL_MS, type CachedDetections } from "../agents/detect-cache.ts";
 import { type Detection, PROBE_SLOW } from "../agents/detection.ts";
+import type { Adapter } from "../contract/adapter.ts";
 import { odHome } from "../os/paths.ts";
-import { VERSION } from "../version.ts";
+import { VERSION } from "../os/version.ts";
 import { detectOnTarget } from "./detect.ts";
 import { formatTarget, type Target } from "./target.ts";
 

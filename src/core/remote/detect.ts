@@ -1,7 +1,7 @@
-import type { Adapter } from "../agents/adapter.ts";
 import { DEFAULT_PROBE_MS } from "../agents/detect.ts";
 import { type Detection, PROBE_SLOW } from "../agents/detection.ts";
 import { compareVersions } from "../agents/version-on-disk.ts";
+import type { Adapter } from "../contract/adapter.ts";
 import { stripTerminal } from "../os/probe.ts";
 import { execOnTarget, targetError } from "./exec.ts";
 import { shQuote } from "./script.ts";

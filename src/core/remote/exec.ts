@@ -1,5 +1,5 @@
 import { tmpdir } from "node:os";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { killGroup } from "../os/process-group.ts";
 import { classifyRemote } from "./classify.ts";
 import { controlDir } from "./control-dir.ts";

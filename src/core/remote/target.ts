@@ -1,4 +1,4 @@
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 
 /**
  * Where a run's agent runs: this machine, or another one reached through an engine the user

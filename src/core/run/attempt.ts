@@ -1,6 +1,7 @@
-import type { Invocation } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
-import type { BodyOf, OdEventBody } from "../events.ts";
+import type { Invocation } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { BodyOf, OdEventBody } from "../contract/events.ts";
+import type { RunRequest } from "../contract/request.ts";
 import type { Exit } from "../os/process.ts";
 import { formatTarget } from "../remote/target.ts";
 import { type Drive, drive, errorBody } from "./drive.ts";
@@ -8,7 +9,7 @@ import { Held } from "./held.ts";
 import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
 import { confirmReady, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
-import type { RunOptions, RunRequest } from "./request.ts";
+import type { RunOptions } from "./request.ts";
 import { planSandbox, sandboxView } from "./sandbox.ts";
 import { type StopReason, Supervisor } from "./supervise.ts";
 

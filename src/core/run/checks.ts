@@ -1,14 +1,15 @@
 import { statSync } from "node:fs";
-import type { Adapter } from "../agents/adapter.ts";
 import { CATALOG_CHECK_MS, catalogOf, hasCatalog } from "../agents/catalog.ts";
 import { catalogRefusal } from "../agents/catalog-check.ts";
 import type { Detection } from "../agents/detection.ts";
 import type { Registry } from "../agents/registry.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { ImageInput, ValidRequest } from "../contract/request.ts";
 import type { Sandbox } from "../os/sandbox/choose.ts";
 import { loadSkills, type Skill } from "../skills/catalog.ts";
-import { type ImageInput, loadImages } from "./images.ts";
-import type { Env, RunOptions, ValidRequest } from "./request.ts";
+import { loadImages } from "./images.ts";
+import type { Env, RunOptions } from "./request.ts";
 
 /** What the adapter cannot do for this request, refused before anything starts, in the order a user would fix it. */
 export function checkRequest(adapter: Adapter, request: ValidRequest, registry: Registry, sandbox: Sandbox): void {

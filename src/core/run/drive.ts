@@ -1,11 +1,12 @@
-import { isFinal, OdError } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
+import { isFinal, OdError } from "../contract/errors.ts";
+import type { OdEventBody } from "../contract/events.ts";
+import type { PermissionAsk } from "../contract/permissions.ts";
 import type { Transport } from "../loops/transport.ts";
 import type { Frame } from "../os/lines.ts";
 import type { Exit } from "../os/process.ts";
 import { finishing, interpret } from "../protocols/interpret.ts";
 import type { Outcome } from "./outcome.ts";
-import { type Broker, type PermissionAsk, requestEvent, settle, settledEvents } from "./permissions.ts";
+import { type Broker, requestEvent, settle, settledEvents } from "./permissions.ts";
 import type { Plan } from "./plan.ts";
 import type { Supervisor } from "./supervise.ts";
 

@@ -1,4 +1,4 @@
-import type { BodyOf } from "../events.ts";
+import type { BodyOf } from "../contract/events.ts";
 import { driverContext, type Plan } from "./plan.ts";
 import { sandboxView } from "./sandbox.ts";
 

@@ -1,5 +1,5 @@
-import { OdError } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
+import { OdError } from "../contract/errors.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import type { Transport } from "../loops/transport.ts";
 import { untilExit } from "../os/exit-cleanup.ts";
 import { AgentProcess } from "../os/process.ts";

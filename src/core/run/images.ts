@@ -1,13 +1,7 @@
 import { accessSync, constants, readFileSync, statSync } from "node:fs";
 import { extname, resolve } from "node:path";
-import { OdError } from "../errors.ts";
-
-export interface ImageInput {
-  path: string;
-  mimeType: string;
-  /** base64 */
-  data: string;
-}
+import { OdError } from "../contract/errors.ts";
+import type { ImageInput } from "../contract/request.ts";
 
 export const IMAGE_LIMITS = { count: 10, bytes: 5 * 1024 * 1024 };
 const TYPES: Record<string, string> = {

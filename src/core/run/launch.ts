@@ -1,13 +1,13 @@
-import type { Adapter, Invocation } from "../agents/adapter.ts";
+import type { Adapter, Invocation } from "../contract/adapter.ts";
+import type { LoopSettings } from "../contract/loop.ts";
+import type { ValidRequest } from "../contract/request.ts";
 import { startLoop, type Transport } from "../loops/index.ts";
-import type { LoopSettings } from "../loops/transport.ts";
 import { AgentProcess } from "../os/process.ts";
 import { RUN_MARKER } from "../os/reap.ts";
 import { prepareSandbox, tmpEnv } from "../os/sandbox/wrap.ts";
 import { controlDir } from "../remote/control-dir.ts";
 import { RemoteProcess } from "../remote/transport.ts";
 import type { Plan } from "./plan.ts";
-import type { ValidRequest } from "./request.ts";
 
 /** How a planned run is started: where the agent runs and how its output comes back. */
 type Launcher = (plan: Plan, invocation: Invocation, runId: string) => Transport;

@@ -1,8 +1,8 @@
-import type { Adapter, Classification } from "../agents/adapter.ts";
-import { isRetryable } from "../errors.ts";
-import type { BodyOf, OdEventBody } from "../events.ts";
+import type { Adapter, Classification } from "../contract/adapter.ts";
+import { isRetryable } from "../contract/errors.ts";
+import type { BodyOf, OdEventBody } from "../contract/events.ts";
 import type { Exit } from "../os/process.ts";
-import { redact } from "../redact.ts";
+import { redact } from "../protocols/redact.ts";
 
 const RETAINED = 500;
 

@@ -1,11 +1,11 @@
 import { join } from "node:path";
-import type { OdEvent } from "../events.ts";
+import type { OdEvent } from "../contract/events.ts";
+import type { RunRequest } from "../contract/request.ts";
 import { keptBranch } from "../store/groups.ts";
 import type { FileStat, Kept } from "../workspace/keep.ts";
 import { recover } from "../workspace/lease.ts";
 import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
-import type { RunRequest } from "./request.ts";
 import { Slots } from "./slots.ts";
 
 export interface ParallelResult {

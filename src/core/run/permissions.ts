@@ -1,29 +1,6 @@
-import { existsSync, realpathSync } from "node:fs";
-import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
-import type { Mode, OdEventBody } from "../events.ts";
-
-/** What an agent wants to do, as far as its request says. */
-export type ActionKind = "read" | "edit" | "execute" | "other";
-export type Decision = "allow" | "deny";
-
-/** An agent's request for permission, as a driver hands it to the pipeline. */
-export interface PermissionAsk {
-  id: string;
-  /** What the agent calls the action ("Write index.html", "pi extension confirm"). */
-  tool: string;
-  kind: ActionKind;
-  /** Paths the action touches, when the request names them. */
-  paths?: string[];
-  detail?: string;
-  options?: string[];
-  /** The protocol messages that answer the agent with a decision. */
-  reply: (decision: Decision) => unknown[];
-  /**
-   * For an ask about a tool call: the events that show the call as denied (its `tool.call`, if the
-   * agent has not shown it, and a `tool.result` that says why), so a denied call never vanishes.
-   */
-  denied?: (reason: string) => OdEventBody[];
-}
+import type { Mode, OdEventBody } from "../contract/events.ts";
+import type { Decision, PermissionAsk } from "../contract/permissions.ts";
+import { inGitMetadata, inside } from "../os/cwd-paths.ts";
 
 /** Someone to ask (a TTY, a browser); undefined means "no answer", which the pipeline turns into a denial. */
 export type Broker = (ask: Omit<PermissionAsk, "reply">, signal: AbortSignal) => Promise<Decision | undefined>;
@@ -49,37 +26,6 @@ export function policyDecision(
   const meta = ask.paths.find((p) => inGitMetadata(cwd, p));
   if (meta) return { decision: "deny", reason: `edit mode denies writing the repository's own metadata (${meta})` };
   return { decision: "allow", reason: "edit mode allows edits inside the working directory" };
-}
-
-function inside(cwd: string, path: string): boolean {
-  const rel = relative(real(resolve(cwd)), real(resolve(cwd, path)));
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
-}
-
-/**
- * A path inside a `.git` folder under cwd. That is the repository's metadata,
- * not project files: its config names commands git runs (hooks, filters, diff
- * drivers), and od runs git there after the agent. Edit mode does not write it.
- */
-export function inGitMetadata(cwd: string, path: string): boolean {
-  return relative(real(resolve(cwd)), real(resolve(cwd, path)))
-    .split(/[\\/]/)
-    .some((part) => part.toLowerCase() === ".git");
-}
-
-/** The path with symlinks of its existing part resolved, so a link inside cwd that points out counts as outside. */
-function real(path: string): string {
-  const rest: string[] = [];
-  let cur = path;
-  while (!existsSync(cur) && dirname(cur) !== cur) {
-    rest.unshift(basename(cur));
-    cur = dirname(cur);
-  }
-  try {
-    return join(realpathSync(cur), ...rest);
-  } catch {
-    return path;
-  }
 }
 
 export interface Settled {

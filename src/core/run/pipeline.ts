@@ -1,12 +1,13 @@
 import { resolve } from "node:path";
-import { type BodyOf, createStamper, type OdEvent } from "../events.ts";
+import { type BodyOf, createStamper, type OdEvent } from "../contract/events.ts";
+import type { RunRequest } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { sleep } from "../os/sleep.ts";
 import { remoteChanges } from "../remote/changes.ts";
 import { parseTarget } from "../remote/target.ts";
 import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { attempt } from "./attempt.ts";
-import type { RunOptions, RunRequest } from "./request.ts";
+import type { RunOptions } from "./request.ts";
 import { DEFAULT_RETRY, Retries, type RetryPolicy, type Wait } from "./retry.ts";
 import { Summary } from "./summary.ts";
 

@@ -1,24 +1,25 @@
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { Adapter, Invocation } from "../agents/adapter.ts";
 import { probeAuth } from "../agents/detect.ts";
 import { cachedDetection } from "../agents/detect-cache.ts";
+import { driverFor } from "../agents/driver-for.ts";
 import { callPlugin } from "../agents/plugin-error.ts";
 import { useRole } from "../agents/roles.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter, Invocation } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { ImageInput } from "../contract/request.ts";
+import { RunRequest, type ValidRequest } from "../contract/request.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
 import { plannedPromptFile } from "../os/prompt-file.ts";
 import { resolveExecutable } from "../os/resolve.ts";
+import { didYouMean } from "../os/suggest.ts";
 import type { Driver, DriverContext } from "../protocols/driver.ts";
-import { driverFor } from "../protocols/index.ts";
 import type { Target } from "../remote/target.ts";
 import { applySkills } from "../skills/apply.ts";
 import type { Skill } from "../skills/catalog.ts";
-import { didYouMean } from "../suggest.ts";
 import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.ts";
-import type { ImageInput } from "./images.ts";
 import { remoteAdapter, remoteTarget } from "./remote-plan.ts";
-import { type Env, type RunOptions, RunRequest, type ValidRequest } from "./request.ts";
+import type { Env, RunOptions } from "./request.ts";
 import { planSandbox, type SandboxPlan } from "./sandbox.ts";
 
 /**

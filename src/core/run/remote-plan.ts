@@ -1,8 +1,8 @@
-import type { Adapter } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { RunRequest } from "../contract/request.ts";
 import { classifyRemote } from "../remote/classify.ts";
 import { parseTarget, type Target } from "../remote/target.ts";
-import type { RunRequest } from "./request.ts";
 
 /**
  * What a run on a target needs from its request, checked before anything is planned: the agent

@@ -1,4 +1,4 @@
-import type { BodyOf, OdEventBody } from "../events.ts";
+import type { BodyOf, OdEventBody } from "../contract/events.ts";
 
 export interface RetryPolicy {
   /** Attempts in all, the first included (1 = no retry). */

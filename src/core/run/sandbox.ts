@@ -1,13 +1,14 @@
 import { homedir } from "node:os";
 import { delimiter, isAbsolute } from "node:path";
-import type { Adapter } from "../agents/adapter.ts";
 import { homePath } from "../agents/auth-on-disk.ts";
-import { OdError } from "../errors.ts";
-import { type BodyOf, Mode } from "../events.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import { type BodyOf, Mode } from "../contract/events.ts";
+import type { ValidRequest } from "../contract/request.ts";
 import { chooseSandbox, type Sandbox, SandboxSetting, type Support, sandboxSupport } from "../os/sandbox/choose.ts";
 import { policyFor } from "../os/sandbox/policy.ts";
 import { plannedTmp } from "../os/sandbox/wrap.ts";
-import type { Env, ValidRequest } from "./request.ts";
+import type { Env } from "./request.ts";
 
 /** A run's sandbox as planned: what holds it, its private temp folder, and the CLI's state folders to make. */
 export interface SandboxPlan {

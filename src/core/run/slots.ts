@@ -1,4 +1,4 @@
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 
 /** A counting semaphore for run concurrency: excess runs wait in order, and a cancelled waiter leaves the queue. */
 export class Slots {

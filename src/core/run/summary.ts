@@ -1,4 +1,4 @@
-import type { BodyOf, OdEventBody } from "../events.ts";
+import type { BodyOf, OdEventBody } from "../contract/events.ts";
 import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { UsageMeter } from "./usage.ts";
 

@@ -1,4 +1,4 @@
-import type { BodyOf, OdEventBody } from "../events.ts";
+import type { BodyOf, OdEventBody } from "../contract/events.ts";
 
 const FIELDS = ["inputTokens", "outputTokens", "cacheRead", "cacheWrite", "reasoningTokens", "costUsd"] as const;
 type Field = (typeof FIELDS)[number];

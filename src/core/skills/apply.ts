@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
-import type { Adapter } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import type { Skill } from "./catalog.ts";
 
 /** Where prompt-injected skills put their assets, inside the run's working directory. */

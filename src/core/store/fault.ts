@@ -1,6 +1,6 @@
 import { closeSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 
 /** How the store writes bytes to a file descriptor (the whole of `bytes` from `offset`, or what it could): `fs.writeSync` unless a test injects a failing disk. */
 export type WriteFn = (fd: number, bytes: Uint8Array, offset: number) => number;

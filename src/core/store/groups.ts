@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { storageError } from "./fault.ts";
 
 /**

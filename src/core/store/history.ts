@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { type Group, readGroup } from "./groups.ts";
 import type { RunLog } from "./run-log.ts";
 import { processAlive, type RunSummary } from "./summary.ts";

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, ftruncateSync, openSync } from "node:fs";
-import type { OdError } from "../errors.ts";
-import type { OdEvent } from "../events.ts";
+import type { OdError } from "../contract/errors.ts";
+import type { OdEvent } from "../contract/events.ts";
 import { type StoreIo, storageError, writeBytes } from "./fault.ts";
 import { type LogBatch, type LogCursor, type LoggedEvent, readLogFile } from "./log-read.ts";
 

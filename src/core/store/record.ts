@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import type { OdError } from "../errors.ts";
-import type { OdEvent } from "../events.ts";
+import type { OdError } from "../contract/errors.ts";
+import type { OdEvent } from "../contract/events.ts";
 import type { LogWriter } from "./log-writer.ts";
 import type { RunLog } from "./run-log.ts";
 

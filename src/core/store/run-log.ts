@@ -1,7 +1,7 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OdError } from "../errors.ts";
-import { createStamper, OdEvent } from "../events.ts";
+import type { OdError } from "../contract/errors.ts";
+import { createStamper, OdEvent } from "../contract/events.ts";
 import { MIN_FREE_BYTES, probeStorage, type StoreIo, storageError } from "./fault.ts";
 import { type LogBatch, type LogCursor, logEnds, logTail, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";

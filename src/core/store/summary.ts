@@ -1,4 +1,4 @@
-import type { OdEvent } from "../events.ts";
+import type { OdEvent } from "../contract/events.ts";
 
 /** A run as lists show it: what it was asked, how it went. The same from memory (a live server run) and from its log. */
 export interface RunSummary {

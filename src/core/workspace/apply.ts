@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { OdError } from "../errors.ts";
+import { OdError } from "../contract/errors.ts";
 import { odHome } from "../os/paths.ts";
 import { COMMIT, GROUP_ID, type Group, type GroupMember, keptBranch, PATCH_FILE, validGroup, writeGroup } from "../store/groups.ts";
 import { DIFF, findRepo, git, openGit } from "./git.ts";

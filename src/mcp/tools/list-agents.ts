@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Adapter } from "../../core/agents/adapter.ts";
 import { detectCached } from "../../core/agents/detect-cache.ts";
-import type { Mode } from "../../core/events.ts";
+import type { Adapter } from "../../core/contract/adapter.ts";
+import type { Mode } from "../../core/contract/events.ts";
 import { type McpDeps, toolError } from "../context.ts";
 import { MODES, within } from "../roots.ts";
 

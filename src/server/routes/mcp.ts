@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Registry } from "../../core/agents/registry.ts";
-import type { RunRequest } from "../../core/run/request.ts";
+import type { RunRequest } from "../../core/contract/request.ts";
 import type { Slots } from "../../core/run/slots.ts";
 import { type McpPolicy, resolveRoots } from "../../mcp/roots.ts";
 import type { Keeper, LiveRuns as LiveRunsType } from "../../mcp/server.ts";

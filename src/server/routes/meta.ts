@@ -3,8 +3,8 @@ import { loadSkills } from "../../builtins.ts";
 import { detectCached } from "../../core/agents/detect-cache.ts";
 import { listModels } from "../../core/agents/models.ts";
 import type { Registry } from "../../core/agents/registry.ts";
-import { eventJsonSchema } from "../../core/events.ts";
-import { VERSION } from "../../core/version.ts";
+import { eventJsonSchema } from "../../core/contract/events.ts";
+import { VERSION } from "../../core/os/version.ts";
 import { keepOpen } from "../connections.ts";
 
 /** Probing every agent (or one agent's models) may take longer than an idle connection is kept. */

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { OdError } from "../../core/errors.ts";
+import { OdError } from "../../core/contract/errors.ts";
 import type { LogCursor } from "../../core/store/log-read.ts";
 import { applyResult, loadGroup, memberPatch, runsDirOf } from "../../core/workspace/apply.ts";
 import type { RunStore } from "../runs.ts";

@@ -3,7 +3,7 @@ import { extname, join } from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import { OdError } from "../../core/errors.ts";
+import { OdError } from "../../core/contract/errors.ts";
 import { odHome } from "../../core/os/paths.ts";
 import { IMAGE_LIMITS, loadImages } from "../../core/run/images.ts";
 

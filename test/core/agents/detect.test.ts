@@ -1,11 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type AdapterInput, validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
 import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
+import { type AdapterInput, validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { Slots, stripTerminal } from "../../../src/core/os/probe.ts";
 import { tmpdir } from "../../helpers.ts";
 

@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { classifyStderr, errorFromText } from "../../../src/core/agents/classify-text.ts";
-import type { ErrorCode } from "../../../src/core/errors.ts";
+import type { ErrorCode } from "../../../src/core/contract/errors.ts";
+import { classifyStderr, errorFromText } from "../../../src/core/protocols/classify-text.ts";
 import { FIXTURES } from "../../helpers.ts";
 
 interface Case {

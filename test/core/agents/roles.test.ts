@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type InvokeContext, validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { useRole, writeRole } from "../../../src/core/agents/roles.ts";
+import { type InvokeContext, validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { collect, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
 import { runAgent } from "../../support/run.ts";

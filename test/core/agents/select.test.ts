@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { selectAgent } from "../../../src/core/agents/select.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { detectAgents, listModels, runAgent } from "../../../src/index.ts";
 import { tmpdir } from "../../helpers.ts";
 

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type AdapterInput, validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { detectAll } from "../../../src/core/agents/detect.ts";
 import { resolveShimTarget, shimTarget } from "../../../src/core/agents/npm-shim.ts";
 import { installDirVersion } from "../../../src/core/agents/version-on-disk.ts";
+import { type AdapterInput, validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { tmpdir } from "../../helpers.ts";
 
 function adapter(id: string, detect: AdapterInput["detect"] = {}) {

@@ -2,7 +2,7 @@
 // honouring retry-after), cancel and timeout end the loop like a spawned agent, one run.finished always.
 import { afterAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import type { OdEvent } from "../../../src/core/events.ts";
+import type { OdEvent } from "../../../src/core/contract/events.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
 import { startModelStub } from "../../live/model-stub.ts";
 import { runAgent } from "../../support/run.ts";

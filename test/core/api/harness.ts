@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import api from "../../../plugins/api.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { OdEvent } from "../../../src/core/events.ts";
+import type { OdEvent } from "../../../src/core/contract/events.ts";
 import { collect } from "../../helpers.ts";
 import type { ModelStub } from "../../live/model-stub.ts";
 import { type RunOptions, type RunRequest, runAgent } from "../../support/run.ts";

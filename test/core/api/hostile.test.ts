@@ -7,7 +7,7 @@ import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, truncateSyn
 import { join } from "node:path";
 import { backends, useBackend } from "../../../src/core/api/beneath.ts";
 import { READ_CAP, runTool, WRITE_CAP } from "../../../src/core/api/tools.ts";
-import type { Mode } from "../../../src/core/events.ts";
+import type { Mode } from "../../../src/core/contract/events.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
 import { startModelStub } from "../../live/model-stub.ts";
 import { PROVIDERS, real, runApi, snapshot, stubEnv } from "./harness.ts";

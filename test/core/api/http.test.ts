@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { backoffMs, DEFAULT_RETRY, postWithRetry, providerMessage, retryAfterMs } from "../../../src/core/api/http.ts";
-import type { OdError } from "../../../src/core/errors.ts";
-import type { OdEventBody } from "../../../src/core/events.ts";
+import type { OdError } from "../../../src/core/contract/errors.ts";
+import type { OdEventBody } from "../../../src/core/contract/events.ts";
 
 let answer: () => Response = () => new Response("ok");
 const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => answer() });

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OdEvent } from "../../../src/core/events.ts";
+import type { OdEvent } from "../../../src/core/contract/events.ts";
 import { finished, ofType, tmpdir } from "../../helpers.ts";
 import { startModelStub } from "../../live/model-stub.ts";
 import { PROVIDERS, real, runApi, stubEnv, toolResultsSent } from "./harness.ts";

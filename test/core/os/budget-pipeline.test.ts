@@ -1,7 +1,7 @@
 /** The pipeline refuses an oversized argv prompt before anything is spawned; and who may pass the prompt in argv at all. */
 import { describe, expect, test } from "bun:test";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { PROMPT_TOO_LARGE_HINT } from "../../../src/core/os/budget.ts";
 import { defineAdapter, defineLinesProtocol } from "../../../src/plugin.ts";
 import { type Expectations, promptRouteProblems } from "../../adapters/conformance.ts";

@@ -1,9 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { Mode } from "../../../src/core/events.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
+import type { Mode } from "../../../src/core/contract/events.ts";
 import { acp } from "../../../src/core/protocols/acp.ts";
 import { type Broker, policyDecision } from "../../../src/core/run/permissions.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../../helpers.ts";

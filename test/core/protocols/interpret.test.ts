@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { OdEventBody } from "../../../src/core/events.ts";
+import type { OdEventBody } from "../../../src/core/contract/events.ts";
 import { type Driver, linesDriver } from "../../../src/core/protocols/driver.ts";
 import { finishing, interpret } from "../../../src/core/protocols/interpret.ts";
 

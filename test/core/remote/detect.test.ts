@@ -5,9 +5,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Adapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { OdError } from "../../../src/core/errors.ts";
+import type { Adapter } from "../../../src/core/contract/adapter.ts";
+import { OdError } from "../../../src/core/contract/errors.ts";
 import { detectOnTargetCached } from "../../../src/core/remote/detect-cache.ts";
 import { parseTarget } from "../../../src/core/remote/target.ts";
 import { tmpdir } from "../../helpers.ts";

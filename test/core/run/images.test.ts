@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { piRpc } from "../../../src/core/protocols/pi-rpc.ts";
 import { IMAGE_LIMITS, loadImages } from "../../../src/core/run/images.ts";
 import { collect, FAKE_ACP, finished, installFake, ofType, tmpdir } from "../../helpers.ts";

@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
-import { errorFromText } from "../../../src/core/agents/classify-text.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
+import { errorFromText } from "../../../src/core/protocols/classify-text.ts";
 import { createRun } from "../../../src/core/run/pipeline.ts";
 import { delayFor, retryAfterMs } from "../../../src/core/run/retry.ts";
 import { collect, finished, installFake, ofType, tmpdir } from "../../helpers.ts";

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import type { OdEventBody } from "../../../src/core/events.ts";
+import type { OdEventBody } from "../../../src/core/contract/events.ts";
 import { MAX_RESULT_TEXT, Summary } from "../../../src/core/run/summary.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { loadRegistry } from "../../../src/builtins.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
-import { OdEvent, type OdEventBody } from "../../../src/core/events.ts";
+import { OdEvent, type OdEventBody } from "../../../src/core/contract/events.ts";
 import { UsageMeter, type UsageTotals } from "../../../src/core/run/usage.ts";
 import { collect, DIST_OD, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { eventsOf, readFrames, testApp } from "../../server/support.ts";

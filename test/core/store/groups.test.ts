@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OdError } from "../../../src/core/errors.ts";
+import type { OdError } from "../../../src/core/contract/errors.ts";
 import { readGroup, validGroup } from "../../../src/core/store/groups.ts";
 import { tmpdir } from "../../helpers.ts";
 

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createStamper, type OdEvent } from "../../../src/core/events.ts";
+import { createStamper, type OdEvent } from "../../../src/core/contract/events.ts";
 import { writeGroup } from "../../../src/core/store/groups.ts";
 import { history, resolveRunId, summaryOf } from "../../../src/core/store/history.ts";
 import { recordRun, storedRequest } from "../../../src/core/store/record.ts";

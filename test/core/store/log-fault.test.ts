@@ -2,8 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { OdError } from "../../../src/core/errors.ts";
-import type { OdEvent } from "../../../src/core/events.ts";
+import type { OdError } from "../../../src/core/contract/errors.ts";
+import type { OdEvent } from "../../../src/core/contract/events.ts";
 import { probeStorage, type WriteFn } from "../../../src/core/store/fault.ts";
 import type { LogCursor, LoggedEvent } from "../../../src/core/store/log-read.ts";
 import { RunLog } from "../../../src/core/store/run-log.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { OdEvent } from "../../../src/core/events.ts";
+import type { OdEvent } from "../../../src/core/contract/events.ts";
 import { type LogCursor, type LoggedEvent, logEnds } from "../../../src/core/store/log-read.ts";
 import { RunLog } from "../../../src/core/store/run-log.ts";
 import { tmpdir } from "../../helpers.ts";

@@ -8,8 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { validateAdapter } from "../../../src/core/agents/adapter.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
+import { validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { type ParallelResult, parallel } from "../../../src/core/run/parallel.ts";
 import { localChanges } from "../../../src/core/workspace/changes.ts";
 import { createWorkspace } from "../../../src/core/workspace/worktree.ts";
@@ -151,7 +151,9 @@ process.stdout.write(JSON.stringify({ t: "text", v: "rewrote" }) + "\\n");
 ${then === "fail" ? "process.exit(3);" : "setInterval(() => {}, 1 << 30);"}
 `,
     );
-    return installFake(tmp, "alpha", [], program).env;
+    // The kernel sandbox would refuse the rewrite (edit mode keeps .git read-only): this proves od's own git
+    // against an agent that could make it (full mode, or where the kernel cannot hold the run).
+    return { ...installFake(tmp, "alpha", [], program).env, OD_SANDBOX: "off" };
   }
 
   for (const then of ["fail", "hang"] as const)

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { OdError } from "../../errors.ts";
-import type { Mode } from "../../events.ts";
+import { OdError } from "../../contract/errors.ts";
+import type { Mode } from "../../contract/events.ts";
 import { type HelperState, sandboxHelper } from "./helper.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { SANDBOX_EXEC } from "./seatbelt.ts";

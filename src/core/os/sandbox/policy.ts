@@ -1,6 +1,6 @@
 import { lstatSync, readFileSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
-import type { Mode } from "../../events.ts";
+import type { Mode } from "../../contract/events.ts";
 
 /**
  * What the kernel lets an agent write, by mode: `read-only` its own state (the CLI's config,

@@ -1,10 +1,10 @@
 import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
-import type { Adapter } from "../agents/adapter.ts";
-import { pluginError } from "../agents/plugin-error.ts";
-import type { Answer } from "../agents/plugin-messages.ts";
-import { startPluginThread } from "../agents/plugin-thread.ts";
-import type { OdEventBody } from "../events.ts";
-import type { Driver, DriverStep } from "./driver.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import type { OdEventBody } from "../contract/events.ts";
+import type { Driver, DriverStep } from "../protocols/driver.ts";
+import { pluginError } from "./plugin-error.ts";
+import type { Answer } from "./plugin-messages.ts";
+import { startPluginThread } from "./plugin-thread.ts";
 
 /** How long a plugin's parse() (or finish()) may take on one line before its run is stopped. */
 export const PARSE_WATCHDOG_MS = 2000;

@@ -1,34 +1,25 @@
 import { z } from "zod";
-import type { ErrorCode } from "../errors.ts";
-import type { Mode, OdEventBody } from "../events.ts";
-import { DetectSchema, fn } from "./detect-schema.ts";
+import { DetectSchema, fn } from "./detect.ts";
+import type { ErrorCode } from "./errors.ts";
+import type { OdEventBody } from "./events.ts";
+import type { ValidRequest } from "./request.ts";
 
-export type { AuthState } from "./detect-schema.ts";
+export type { AuthState } from "./detect.ts";
 
-/** What `invoke` receives: everything decided before the process starts. */
-export interface InvokeContext {
-  /** The composed prompt (skills included). */
-  prompt: string;
-  /** Absolute working directory of the run. */
-  cwd: string;
-  mode: Mode;
-  /** A concrete model id; undefined means "pass no model flag". */
-  model?: string;
-  effort?: string;
-  /** The session to resume, when this is a follow-up turn. */
-  resume?: string;
+/**
+ * What `invoke` receives: the request as validated (its prompt composed with the skills; `model`
+ * undefined means "pass no model flag"; `role`, `allowedTools` and `maxTurns` only for adapters
+ * whose capabilities take them), and what od decided before the process starts.
+ */
+export interface InvokeContext
+  extends Pick<ValidRequest, "prompt" | "cwd" | "mode">,
+    Partial<Pick<ValidRequest, "model" | "effort" | "resume" | "role" | "allowedTools" | "maxTurns">> {
   /** The resolved executable. */
   bin: string;
   /** Flags found in the CLI's `--help` when detection scanned it (detect.help); undefined when unknown. */
   flags?: ReadonlySet<string>;
   /** For prompt delivery "file": the file holding the prompt (private, removed after the run). */
   promptFile?: string;
-  /** A role defined with `od init` (adapters with capabilities.roles pass it to the CLI's own flag). */
-  role?: string;
-  /** Tools the user pre-approves (capabilities.allowedTools only; never in read-only mode). */
-  allowedTools?: string[];
-  /** A cap on agentic turns (capabilities.maxTurns only). */
-  maxTurns?: number;
   /** The run's private temp folder, when the kernel sandbox holds the run: where a CLI that keeps run data in the working directory keeps it in read-only mode. */
   tmpDir?: string;
 }

@@ -1,8 +1,8 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRun } from "../run/pipeline.ts";
-import type { Registry } from "./registry.ts";
+import type { Registry } from "../agents/registry.ts";
+import { createRun } from "./pipeline.ts";
 
 export const LIVE_PROMPT = "This is a connectivity check from od. Reply with the single word OK and do nothing else.";
 

@@ -1,5 +1,5 @@
-import type { ParallelResult } from "../run/parallel.ts";
 import type { Group, GroupMember } from "../store/groups.ts";
+import type { ParallelResult } from "./parallel.ts";
 
 /** The record of one member of a compare run, from its result. */
 export function memberOf(r: ParallelResult): GroupMember {

@@ -1,4 +1,4 @@
-import type { ErrorCode } from "../errors.ts";
+import type { ErrorCode } from "../contract/errors.ts";
 
 /**
  * What a provider's error text means, as od's codes. The words are the

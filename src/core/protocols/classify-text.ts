@@ -1,8 +1,8 @@
-import { type ErrorCode, isRetryable } from "../errors.ts";
-import type { OdEventBody } from "../events.ts";
-import { redact } from "../redact.ts";
-import type { Classification } from "./adapter.ts";
+import type { Classification } from "../contract/adapter.ts";
+import { type ErrorCode, isRetryable } from "../contract/errors.ts";
+import type { OdEventBody } from "../contract/events.ts";
 import { matchProviderError } from "./provider-errors.ts";
+import { redact } from "./redact.ts";
 
 /**
  * Classifies an agent's own error text (a provider message, a stderr line)

@@ -1,10 +1,10 @@
 import { isAbsolute } from "node:path";
-import type { Adapter } from "../agents/adapter.ts";
-import { OdError } from "../errors.ts";
+import type { Adapter } from "../contract/adapter.ts";
+import { OdError } from "../contract/errors.ts";
 import { loopDriver } from "../loops/index.ts";
-import { acp } from "./acp.ts";
-import { type Driver, linesDriver, type SyncDriver } from "./driver.ts";
-import { piRpc } from "./pi-rpc.ts";
+import { acp } from "../protocols/acp.ts";
+import { type Driver, linesDriver, type SyncDriver } from "../protocols/driver.ts";
+import { piRpc } from "../protocols/pi-rpc.ts";
 import { watchedDriver } from "./watched.ts";
 
 /** Session drivers by name; an adapter with a driver protocol names one of these. */
