@@ -4,11 +4,15 @@ import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from
  * Kimi Code's `kimi -p … --output-format stream-json`: one OpenAI-style message per line, written
  * when a step ends (so an answer arrives whole, not as deltas), plus `role: "meta"` records.
  * Checked against 2.1.0: thinking and token usage are not written to this stream, and a tool
- * result carries no error flag (a failed Write reads "mkdir failed: …" like any other result).
+ * result carries no error flag: a failed file tool reads "<step> failed: <reason>" ("mkdir failed:
+ * path does not exist", "write failed: permission denied"), which od takes for the error it is.
  * Run failures go to stderr as `error: failed to run prompt: …` with exit 1 (see `classify`).
  */
 
 export const AGENT = { name: "Kimi Code", login: "run `kimi login` (or `kimi` and type /login)" };
+
+/** How Kimi's file tools say they failed (2.1.0). */
+const FAILED = /^[a-z]+(?: [a-z]+)? failed: /;
 
 export interface KimiState {
   /** Assistant messages so far: each gets its own text part id. */
@@ -22,8 +26,10 @@ export function parse(record: unknown, state: KimiState, line: string): OdEventB
   switch (r?.role) {
     case "assistant":
       return assistant(r, state);
-    case "tool":
-      return [{ type: "tool.result", id: str(r.tool_call_id) ?? "", output: textOf(r.content), isError: false }];
+    case "tool": {
+      const output = textOf(r.content);
+      return [{ type: "tool.result", id: str(r.tool_call_id) ?? "", output, isError: FAILED.test(output) }];
+    }
     case "meta":
       return meta(r, line);
     default:
