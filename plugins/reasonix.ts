@@ -26,6 +26,9 @@ export default defineAdapter({
     "{XDG_CACHE_HOME:-.cache}/reasonix/", // environment/, history-search/, usage-catalog/ (sqlite), workspace-leases/ (observed)
     "{REASONIX_CACHE_HOME}/", // the cache when moved (its built-in docs)
   ],
+  // Its config lock, whatever $TMPDIR says: /tmp/reasonix-config-locks-<first 16 hex of sha256(uid)>/ (1.38.11,
+  // observed: session/new fails "lock config edits: acquire file lock: … permission denied" without it).
+  stateFor: (uid) => [`/tmp/reasonix-config-locks-${new Bun.CryptoHasher("sha256").update(String(uid)).digest("hex").slice(0, 16)}/`],
   detect: { configDir: ".reasonix", npmPackage: "reasonix" },
   // The session's `model` option lists the configured `provider/model` entries.
   models: [],

@@ -88,6 +88,16 @@ describe("structure", () => {
     expect(upward).toEqual([]);
   });
 
+  // Every run ends with exactly one run.finished: the envelope is put on in one module, and only the
+  // run pipeline (src/core/run) builds a run.finished; no surface or service writes one of its own.
+  test("createStamper is called in one module, and no run.finished is built outside src/core/run", () => {
+    const text = (f: string) => readFileSync(join(ROOT, f), "utf8");
+    const stamping = files.filter((f) => /\bcreateStamper\(/.test(text(f)) && !/export function createStamper\(/.test(text(f)));
+    expect(stamping).toEqual(["src/core/run/envelope.ts"]);
+    const ending = files.filter((f) => /type:\s*"run\.finished"/.test(text(f)) && !f.startsWith("src/core/run/"));
+    expect(ending).toEqual([]);
+  });
+
   test("no source file over 250 lines", () => {
     const long = files
       .map((f) => ({ f, lines: readFileSync(join(ROOT, f), "utf8").split("\n").length }))

@@ -1,4 +1,4 @@
-import { isAbsolute, join } from "node:path";
+import { isAbsolute } from "node:path";
 import type {
   AgentContext,
   InitializeResponse,
@@ -12,12 +12,9 @@ import type {
 } from "@agentclientprotocol/sdk";
 import { selectAgent } from "../core/agents/select.ts";
 import { OdError } from "../core/contract/errors.ts";
-import type { Mode, OdEvent } from "../core/contract/events.ts";
-import { odHome } from "../core/os/paths.ts";
+import type { Mode } from "../core/contract/events.ts";
 import { VERSION } from "../core/os/version.ts";
-import type { CreateRunOptions } from "../core/run/pipeline.ts";
-import { recordRun, storedRequest } from "../core/store/record.ts";
-import { RunLog } from "../core/store/run-log.ts";
+import type { Od } from "../od.ts";
 import { runPrompt } from "./prompt.ts";
 import {
   type AcpSession,
@@ -32,8 +29,8 @@ import {
 } from "./sessions.ts";
 
 export interface AcpOptions {
-  /** What every run gets (registry, env, skills, ladder…). */
-  run: Omit<CreateRunOptions, "signal" | "broker" | "runId">;
+  /** od: its registry, and the run service every prompt's run is started on (recorded with origin "acp"). */
+  od: Pick<Od, "registry" | "runs" | "log" | "env">;
   /** `--agent`: every session runs this agent, and offers no other. */
   agent?: string;
   /** `--mode`: each session's mode and the most it may take (default edit). */
@@ -56,8 +53,8 @@ export class OdAcpAgent {
   private readonly env: Record<string, string | undefined>;
 
   constructor(private readonly opts: AcpOptions) {
-    this.env = opts.run.env ?? process.env;
-    this.deps = { registry: opts.run.registry, env: this.env, fixedAgent: opts.agent, ceiling: opts.mode ?? "edit" };
+    this.env = opts.od.env;
+    this.deps = { registry: opts.od.registry, env: this.env, fixedAgent: opts.agent, ceiling: opts.mode ?? "edit" };
   }
 
   /** Capabilities as the agent a new session gets has them: images, and session/load for an agent that resumes. */
@@ -104,7 +101,7 @@ export class OdAcpAgent {
     // A session kept with a wider mode than this od acp allows comes back at its ceiling.
     if (!modeState(s, this.deps).availableModes.some((m) => m.id === s.mode)) s.mode = this.deps.ceiling;
     this.sessions.set(s.id, s);
-    await replay(s, this.runLog(), client);
+    await replay(s, this.opts.od.log, client);
     return this.described(s, client);
   }
 
@@ -121,14 +118,7 @@ export class OdAcpAgent {
 
   prompt(params: PromptRequest, client: AgentContext): Promise<PromptResponse> {
     const s = this.session(params.sessionId);
-    const tap = (events: AsyncIterable<OdEvent>, runId: string, request: object) =>
-      recordRun(events, {
-        log: () => this.runLog(),
-        runId,
-        request: storedRequest(request, { origin: "acp", pid: process.pid }),
-        warn: this.opts.log,
-      });
-    const turn = runPrompt(s, params.prompt, { client, run: this.opts.run, tap, log: this.opts.log }).finally(() =>
+    const turn = runPrompt(s, params.prompt, { client, runs: this.opts.od.runs, log: this.opts.log }).finally(() =>
       saveSession(s, this.env),
     );
     this.prompts.add(turn);
@@ -159,10 +149,6 @@ export class OdAcpAgent {
 
   private async defaultAgent(): Promise<string> {
     return this.opts.agent ?? (await selectAgent(this.deps.registry, undefined, this.env)).agent;
-  }
-
-  private runLog(): RunLog {
-    return new RunLog(join(odHome(this.env), "runs"));
   }
 
   /** The session's modes and options; a model catalog that comes late follows as a config_option_update. */

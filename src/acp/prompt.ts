@@ -5,8 +5,8 @@ import type { AgentContext, ContentBlock, PromptResponse } from "@agentclientpro
 import { OdError } from "../core/contract/errors.ts";
 import type { OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
-import { type CreateRunOptions, createRun } from "../core/run/pipeline.ts";
-import { runFailure } from "./errors.ts";
+import type { Runs } from "../core/runs/service.ts";
+import { rpcError, runFailure } from "./errors.ts";
 import { clientBroker } from "./permissions.ts";
 import type { AcpSession } from "./sessions.ts";
 import { newUpdateState, stopReasonOf, toUpdates } from "./updates.ts";
@@ -35,10 +35,8 @@ export function promptOf(blocks: ContentBlock[], dir: () => string): { text: str
 
 export interface PromptDeps {
   client: AgentContext;
-  /** The run's options (registry, env, skills…); the signal and the broker are the prompt's own. */
-  run: Omit<CreateRunOptions, "signal" | "broker" | "runId">;
-  /** Where each run's events pass on their way (od's run log). */
-  tap?: (events: AsyncIterable<OdEvent>, runId: string, request: RunRequest) => AsyncIterable<OdEvent>;
+  /** od's run service: each prompt is a run of it (recorded with origin "acp"). */
+  runs: Runs;
   log: (message: string) => void;
 }
 
@@ -55,13 +53,15 @@ export async function runPrompt(s: AcpSession, blocks: ContentBlock[], deps: Pro
   try {
     const { text, images } = promptOf(blocks, () => (dir ??= mkdtempSync(join(tmpdir(), "od-acp-"))));
     const request: RunRequest = { agent: s.agent, prompt: text, cwd: s.cwd, mode: s.mode, model: s.model, resume: s.resume, images };
-    const runId = crypto.randomUUID();
     const broker = clientBroker({ client: deps.client, sessionId: s.id, mode: s.mode, cwd: s.cwd, log: deps.log });
-    const created = createRun(request, { ...deps.run, runId, signal: controller.signal, broker });
-    s.runs.push(runId);
+    // A run refused before it started (an agent not installed) is the prompt's error, with od's code and hint.
+    const run = await deps.runs.start(request, { origin: "acp", signal: controller.signal, broker }).catch((err) => {
+      throw rpcError(err);
+    });
+    s.runs.push(run.runId);
     const seen: OdEvent[] = [];
     const state = newUpdateState();
-    for await (const event of deps.tap ? deps.tap(created, runId, request) : created) {
+    for await (const event of run.events()) {
       if (event.type === "error" || event.type === "status" || event.type === "run.finished") seen.push(event);
       if (event.type === "session") s.resume = event.sessionId;
       if (event.type === "run.finished") s.resume = event.resumable ? (event.sessionId ?? s.resume) : undefined;

@@ -1,11 +1,12 @@
 import { Readable, Writable } from "node:stream";
 import { ndJsonStream } from "@agentclientprotocol/sdk";
 import { serveAcp } from "../acp/serve.ts";
-import { loadRegistry, loadSkills } from "../builtins.ts";
+import { loadRegistry } from "../builtins.ts";
 import { OdError } from "../core/contract/errors.ts";
 import type { Mode } from "../core/contract/events.ts";
 import { onStopSignals } from "../core/os/stop-signals.ts";
 import { boundedStdin } from "../core/protocols/bounded-lines.ts";
+import { createOd } from "../od.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { applySandbox, sandboxArg } from "./sandbox.ts";
@@ -38,12 +39,7 @@ export default odCommand({
     const registry = await loadRegistry();
     if (registry.errors.length) log.warn(`${registry.errors.length} plugin(s) failed to load; see \`od plugins\``);
     const mode = args.mode as Mode;
-    if (args.agent) {
-      const adapter = registry.get(args.agent)?.adapter;
-      if (!adapter) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, "See `od agents`.");
-      if (mode === "read-only" && !adapter.capabilities.readOnly)
-        throw new OdError("INVALID_REQUEST", `${adapter.name} has no read-only mode od can enforce`, "Use --mode edit, or another agent.");
-    }
+    if (args.agent && !registry.get(args.agent)) throw new OdError("AGENT_UNKNOWN", `No adapter named "${args.agent}"`, "See `od agents`.");
     // stdout is the protocol's alone: od's own words go to stderr (log). Each line is bounded before
     // the SDK reads it: one over the limit is answered with an error and skipped; the session goes on.
     const input = boundedStdin((message) => log.warn(message));
@@ -56,8 +52,9 @@ export default odCommand({
       if (count > 1) process.exit(130); // a second one while runs end: leave now (the sentinel still ends their agents)
       stop.abort();
     });
+    const od = await createOd({ registry, recording: "best-effort", warn: (message) => log.warn(message) });
     await serveAcp(stream, {
-      run: { registry, skills: () => loadSkills() },
+      od,
       agent: args.agent,
       mode,
       model: args.model === "default" ? undefined : args.model,

@@ -1,8 +1,8 @@
 import { loadRegistry } from "../builtins.ts";
 import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
 import { boundedStdin } from "../core/protocols/bounded-lines.ts";
-import { Slots } from "../core/run/slots.ts";
 import { parseMaxMode, resolveRoots } from "../mcp/roots.ts";
+import { createOd } from "../od.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { repeated } from "./run-args.ts";
@@ -33,16 +33,15 @@ export default odCommand({
     const policy = mcpPolicy(args, rawArgs);
     applySandbox(args);
     // The SDK is loaded here, not at import: `od serve` imports this file for its flags.
-    const [{ createMcpServer, LiveRuns, recordingKeeper }, { StdioServerTransport }] = await Promise.all([
+    const [{ createMcpServer }, { StdioServerTransport }] = await Promise.all([
       import("../mcp/server.ts"),
       import("@modelcontextprotocol/sdk/server/stdio.js"),
     ]);
     const registry = await loadRegistry();
     for (const e of registry.errors) log.warn(`plugin failed to load: ${e.path}: ${e.error}`);
-    const runs = new LiveRuns();
-    const keep = recordingKeeper(process.env, (m) => log.warn(m));
     // As many agents at once as `od serve` runs by default; a caller's further run_agent calls wait their turn, and say so.
-    const server = createMcpServer({ registry, policy, runs, keep, slots: new Slots(MAX_RUNS) });
+    const od = await createOd({ registry, recording: "best-effort", maxRuns: MAX_RUNS, warn: (m) => log.warn(m) });
+    const server = createMcpServer({ registry, policy, runs: od.runs });
     // stdout is the protocol: everything else goes to stderr.
     log.info(`od mcp: on stdio; runs at most ${policy.maxMode}, under ${policy.roots.join(", ")}`);
     // Each line bounded before the SDK reads it: one over the limit is answered with an error and skipped.
@@ -55,8 +54,7 @@ export default odCommand({
       input.once("close", () => resolve(0));
       onStopSignals((signal, count) => (count > 1 ? process.exit(STOP_SIGNALS[signal]) : resolve(STOP_SIGNALS[signal])));
     });
-    runs.cancelAll();
-    await runs.idle();
+    await od.runs.shutdown();
     await server.close();
     process.exit(code);
   },

@@ -1,16 +1,11 @@
-import { join, resolve } from "node:path";
-import { loadSkills } from "../builtins.ts";
+import { resolve } from "node:path";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import { didYouMean } from "../core/os/suggest.ts";
-import { groupOf } from "../core/run/compare-record.ts";
-import { labelsFor, type ParallelResult, parallel } from "../core/run/parallel.ts";
-import { writeGroup } from "../core/store/groups.ts";
-import { runsDirOf } from "../core/workspace/apply.ts";
+import { createOd } from "../od.ts";
 import { compareTable } from "./compare-table.ts";
 import { log } from "./log.ts";
-import { recorded as inRunLog } from "./record.ts";
 import { createTextRenderer } from "./render.ts";
 
 /** Writes whole lines, each prefixed with the agent's label. */
@@ -58,30 +53,15 @@ export async function runParallel(
     }
     return s;
   };
-  const groupId = crypto.randomUUID();
-  const runsDir = runsDirOf();
-  const startedAt = Date.now();
-  let start: string | undefined;
-  const results: ParallelResult[] = [];
   const shown = new Set<string>(); // errors the run's own stream already showed
-  for await (const item of parallel(
-    agents.map((agent) => ({ ...base, agent })),
-    {
-      registry: opts.registry,
-      signal: opts.signal,
-      maxConcurrent: 4,
-      retry: { attempts: opts.attempts },
-      skills: () => loadSkills(),
-      keep: { groupId, dir: join(runsDir, groupId) },
-      onBase: (b) => (start = b),
-      // Each member is in the run log like any CLI run (`od runs`), tied to the group.
-      tap: (events, runId, request) => inRunLog(events, runId, request, { groupId }),
-    },
-  )) {
+  // A compare run of od's run service: each member a recorded run, the group in group.json as it goes.
+  const od = await createOd({ registry: opts.registry, recording: "best-effort", warn: (message) => log.warn(message), maxRuns: 4 });
+  const cwd = resolve(base.cwd ?? process.cwd());
+  const compare = od.runs.compare({ ...base, cwd }, agents, { origin: "cli", signal: opts.signal, retry: { attempts: opts.attempts } });
+  for await (const item of compare.items()) {
     if ("result" in item) {
-      results.push(item.result);
       const { error } = item.result;
-      // A failure around the run (its workspace could not be made or read) is no event: say it here.
+      // A failure around the run (its workspace could not be made or read, the run refused) is no event: say it here.
       if (!opts.json && error && !shown.has(`${item.label}\0${error}`)) sinkFor(item.label).err.write(`✗ ${error}\n`);
       sinkFor(item.label).out.flush();
       sinkFor(item.label).err.flush();
@@ -91,15 +71,8 @@ export async function runParallel(
       sinkFor(item.label).render(item.event);
     }
   }
-  const cwd = resolve(base.cwd ?? process.cwd());
-  const group = groupOf(groupId, { cwd, prompt: base.prompt, startedAt, base: start, labels: labelsFor(agents) }, results);
-  let recorded = true;
-  try {
-    writeGroup(runsDir, group);
-  } catch (err) {
-    recorded = false;
-    log.warn(`the compare run could not be recorded, so \`od apply\` cannot find it: ${(err as Error).message}`);
-  }
+  const { group, results, recorded } = await compare.done;
+  const { id: groupId, base: start } = group;
   if (opts.json)
     process.stdout.write(`${JSON.stringify({ type: "compare.result", groupId, base: start, members: group.members, results })}\n`);
   else {

@@ -7,15 +7,15 @@ import type { EventOf, OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import { onStopSignals, STOP_SIGNALS, type StopSignal } from "../core/os/stop-signals.ts";
 import { viewPlan } from "../core/run/dry-run.ts";
-import { createRun } from "../core/run/pipeline.ts";
 import { planRun } from "../core/run/plan.ts";
+import { Refusal } from "../core/runs/service.ts";
+import { createOd } from "../od.ts";
 import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { odCommand } from "./command.ts";
 import { compareAgents, isCompare } from "./compare-args.ts";
 import { log } from "./log.ts";
 import { runParallel } from "./parallel-run.ts";
-import { recorded } from "./record.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs, requestFrom, runArgs } from "./run-args.ts";
 import { applySandbox } from "./sandbox.ts";
@@ -63,21 +63,28 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
   let finished: EventOf<"run.finished"> | undefined;
   const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
   if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
-  // Kept in OD_HOME/runs like the server's runs: `od runs` lists it, `od runs show` replays it.
-  const runId = crypto.randomUUID();
-  const created = createRun(request, {
-    runId,
-    registry: opts.registry,
-    signal: controller.signal,
-    broker,
-    skills: () => loadSkills(),
-    retry: { attempts: opts.attempts },
-    // The changed files and their diff are shown with --result and printed with --json; plain text needs neither walk.
-    changes: Boolean(args.json || args.result),
-  });
-  const run = recorded(created, runId, request);
+  // A run of od's run service, kept in OD_HOME/runs like every surface's; a run refused before it started is an error, not history.
+  const od = await createOd({ registry: opts.registry, recording: "best-effort", warn: (message) => log.warn(message), maxRuns: 1 });
   try {
-    for await (const event of run) {
+    const run = await od.runs
+      .start(request, {
+        origin: "cli",
+        signal: controller.signal,
+        broker,
+        retry: { attempts: opts.attempts },
+        // The changed files and their diff are shown with --result and printed with --json; plain text needs neither walk.
+        changes: Boolean(args.json || args.result),
+      })
+      .catch((err) => {
+        // Refused before it started: no run of the history, but shown as a run's end is (its error; --json: its events).
+        if (!(err instanceof Refusal)) throw err;
+        return {
+          events: async function* () {
+            yield* err.events;
+          },
+        };
+      });
+    for await (const event of run.events()) {
       if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
       if (event.type === "run.finished") finished = event;
       render(event);

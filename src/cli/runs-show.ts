@@ -1,6 +1,6 @@
 import { homedir } from "node:os";
+import { resolveRunId, summaryOf } from "../core/runs/history.ts";
 import type { Group } from "../core/store/groups.ts";
-import { resolveRunId, summaryOf } from "../core/store/history.ts";
 import type { RunLog } from "../core/store/run-log.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { colorFor } from "./color.ts";

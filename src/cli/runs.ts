@@ -1,5 +1,5 @@
 import { OdError } from "../core/contract/errors.ts";
-import { type HistoryEntry, history } from "../core/store/history.ts";
+import { type CompareRecord, type HistoryRecord, history } from "../core/runs/history.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { odCommand } from "./command.ts";
 import { runLog } from "./record.ts";
@@ -17,7 +17,8 @@ export default odCommand({
     limit: { type: "string", description: "How many runs to list (default 20)", valueHint: "n" },
     json: {
       type: "boolean",
-      description: "Print JSON: the list as one JSON array (compare runs as their group); with show, the run's events as JSON lines",
+      description:
+        'Print JSON: {"runs": [...]}, the records GET /api/runs gives (a compare run is one, its members inside); with show, the run\'s events as JSON lines',
     },
   },
   async run({ args }) {
@@ -34,33 +35,27 @@ export default odCommand({
     const limit = args.limit === undefined ? 20 : Number(args.limit);
     if (!Number.isInteger(limit) || limit < 1)
       throw new OdError("INVALID_REQUEST", `--limit takes a positive whole number, not ${args.limit}`);
-    const entries = history(runLog(), limit);
-    if (args.json) return void process.stdout.write(`${JSON.stringify(entries.map(jsonOf))}\n`);
-    if (!entries.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
-    const rows = entries.map((e) => (e.kind === "run" ? runRow(e.run) : groupRow(e)));
+    const records = history(runLog(), limit);
+    if (args.json) return void process.stdout.write(`${JSON.stringify({ runs: records })}\n`);
+    if (!records.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
+    const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : groupRow(r)));
     process.stdout.write(`${table(["id", "agent", "started", "cwd", "status", "time", "tokens in/out"], rows)}\n`);
   },
 });
-
-/** An entry as --json prints it: a run's summary, or a compare run's group.json with its members' summaries. */
-function jsonOf(e: HistoryEntry) {
-  return e.kind === "run" ? { kind: "run", ...e.run } : { kind: "group", ...e.group, runs: e.members };
-}
 
 function runRow(r: RunSummary): string[] {
   return [short(r.runId), r.agent ?? "-", ago(r.startedAt), home(r.cwd), r.status, seconds(r.durationMs), tokens([r.usage])];
 }
 
-function groupRow({ group, members }: Extract<HistoryEntry, { kind: "group" }>): string[] {
-  const statuses = [...new Set(group.members.map((m) => m.status))];
+function groupRow(g: CompareRecord): string[] {
   return [
-    short(group.id),
-    `compare: ${group.members.map((m) => m.label).join(", ")}`,
-    ago(group.startedAt),
-    home(group.cwd),
-    group.applied ? `applied ${group.applied.label}` : statuses.join("/") || "-",
-    seconds(Math.max(0, ...group.members.map((m) => m.durationMs))),
-    tokens(members.length ? members.map((m) => m.usage) : group.members.map((m) => m.usage)),
+    short(g.groupId),
+    `compare: ${g.members.map((m) => m.label).join(", ")}`,
+    ago(g.startedAt),
+    home(g.cwd),
+    g.applied ? `applied ${g.applied.label}` : g.status,
+    seconds(g.durationMs),
+    tokens([g.usage]),
   ];
 }
 

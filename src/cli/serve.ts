@@ -33,7 +33,10 @@ export default odCommand({
       warn: (message) => log.warn(message),
       mcp,
     });
-    if (server.recovered.length) log.info(`${server.recovered.length} run(s) left live by a previous server were marked failed`);
+    const { recovered } = server;
+    if (recovered.runs.length) log.info(`${recovered.runs.length} run(s) an od that stopped left live were marked failed`);
+    if (recovered.groups.length) log.info(`${recovered.groups.length} compare run(s) an od that stopped left live were marked interrupted`);
+    void recovered.workspaces.then((dirs) => dirs.length && log.info(`removed ${dirs.length} workspace(s) an od that stopped left behind`));
     const launch = `${server.url}?token=${server.token}`;
     process.stdout.write(`od serve: ${launch}\n`);
     log.info(`token saved to ${server.tokenFile}; Ctrl-C stops the server and every run`);

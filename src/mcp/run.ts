@@ -1,42 +1,34 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { BodyOf, OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
-import { createRun } from "../core/run/pipeline.ts";
 import { errorText, type McpDeps, toolError } from "./context.ts";
 import type { Progress } from "./progress.ts";
 import { cwdAtLaunch } from "./roots.ts";
 
 /**
- * One run_agent call: a run composed by `createRun` like every surface's (its cwd checked against the
- * roots once more as the agent starts), live in `deps.runs` (cancel_run reaches it by id) until its
- * last event, and cancelled as well when the client cancels the call or (stdio) goes away: `signal`.
- * The runId goes out first, as a progress note.
+ * One run_agent call: a run of od's run service (origin "mcp", recorded like every surface's, its cwd
+ * checked against the roots once more as the agent starts), cancelled when the client cancels the
+ * call or (stdio) goes away: `signal`; cancel_run reaches it by id. The runId goes out first, as a
+ * progress note. A run refused before it started is the call's error.
  */
 export async function runForTool(deps: McpDeps, request: RunRequest, progress: Progress, signal: AbortSignal): Promise<CallToolResult> {
-  const runId = crypto.randomUUID();
-  const controller = new AbortController();
-  const cancel = () => controller.abort();
-  if (signal.aborted) cancel();
-  signal.addEventListener("abort", cancel, { once: true });
-  deps.runs.add(runId, controller);
   const seen: Seen = {};
+  let runId = "";
   try {
-    progress.note(`od: run ${runId} started (${request.agent}, ${request.mode}); cancel_run with this runId stops it`);
-    const run = createRun(request, {
-      runId,
-      registry: deps.registry,
-      env: deps.env,
-      slots: deps.slots,
-      signal: controller.signal,
+    const run = await deps.runs.start(request, {
+      origin: "mcp",
+      signal,
       // Checked again as the agent starts: the folder may have changed while the run waited for a slot.
       resolveCwd: (cwd) => cwdAtLaunch(cwd, deps.policy.roots),
     });
-    await deps.keep(runId, request, controller, observe(run, seen, progress));
+    runId = run.runId;
+    progress.note(`od: run ${runId} started (${request.agent}, ${request.mode}); cancel_run with this runId stops it`);
+    for await (const _ of observe(run.events(), seen, progress)) {
+      // observe notes what the answer needs and streams the text as progress
+    }
   } catch (err) {
     return toolError(err);
   } finally {
-    deps.runs.delete(runId);
-    signal.removeEventListener("abort", cancel);
     await progress.flush();
   }
   return outcome(runId, seen);

@@ -1,16 +1,11 @@
-import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { odHome } from "../core/os/paths.ts";
 import { VERSION } from "../core/os/version.ts";
-import { recordRun, storedRequest } from "../core/store/record.ts";
-import { RunLog } from "../core/store/run-log.ts";
-import type { Env, Keeper, McpDeps } from "./context.ts";
+import type { McpDeps } from "./context.ts";
 import { registerCancelRun } from "./tools/cancel-run.ts";
 import { registerListAgents } from "./tools/list-agents.ts";
 import { registerRunAgent } from "./tools/run-agent.ts";
 
-export type { Keeper, McpDeps } from "./context.ts";
-export { LiveRuns } from "./context.ts";
+export type { McpDeps } from "./context.ts";
 
 const INSTRUCTIONS =
   "od drives the coding-agent CLIs installed on this machine through one interface. list_agents shows them; " +
@@ -24,17 +19,4 @@ export function createMcpServer(deps: McpDeps): McpServer {
   registerRunAgent(server, deps);
   registerCancelRun(server, deps);
   return server;
-}
-
-/**
- * The keeper of `od mcp`: each run recorded in OD_HOME/runs as `od run` records its own (origin
- * "mcp"), so `od runs` lists it and `od runs show` replays it; a log that cannot be written is warned about once.
- */
-export function recordingKeeper(env: Env, warn: (message: string) => void): Keeper {
-  return async (runId, request, _controller, events) => {
-    const stored = storedRequest(request, { origin: "mcp", pid: process.pid });
-    for await (const _ of recordRun(events, { log: () => new RunLog(join(odHome(env), "runs")), runId, request: stored, warn })) {
-      // every event is kept on its way past; run_agent's observer has seen it already
-    }
-  };
 }

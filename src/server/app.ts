@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/contract/errors.ts";
+import type { Runs } from "../core/runs/service.ts";
 import { compareRoutes } from "./routes/compare.ts";
 import { type McpOptions, mcpRoutes } from "./routes/mcp.ts";
 import { metaRoutes } from "./routes/meta.ts";
@@ -10,13 +11,16 @@ import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { targetRoutes } from "./routes/targets.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
-import type { RunStore } from "./runs.ts";
 import { security } from "./security.ts";
+import type { Targets } from "./targets.ts";
 import { uiRoutes } from "./ui.ts";
 
 export interface AppDeps {
   registry: Registry;
-  runs: RunStore;
+  /** od's run service: every run and compare run the server starts, records and serves. */
+  runs: Runs;
+  /** The named targets clients may run on (OD_HOME/targets.json), each with slots of its own. */
+  targets?: Targets;
   token: string;
   allowedHosts: string[] | "any";
   env?: Record<string, string | undefined>;
@@ -53,10 +57,10 @@ export function createApp(deps: AppDeps) {
     }),
   );
   app.route("/api", metaRoutes(deps.registry, deps.env));
-  app.route("/api", runRoutes(deps.runs, deps.registry, deps.heartbeatMs));
-  app.route("/api", resultRoutes(deps.runs, deps.env));
-  app.route("/api", compareRoutes(deps.runs, deps.registry));
-  app.route("/api", targetRoutes(deps.runs));
+  app.route("/api", runRoutes(deps.runs, deps.registry, { heartbeatMs: deps.heartbeatMs, targets: deps.targets }));
+  app.route("/api", resultRoutes(deps.runs));
+  app.route("/api", compareRoutes(deps.runs, deps.registry, deps.targets));
+  app.route("/api", targetRoutes(deps.targets));
   app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));

@@ -1,17 +1,17 @@
 import { chmodSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { canResumeWith, type Registry } from "../core/agents/registry.ts";
+import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { odHome } from "../core/os/paths.ts";
-import { reapSync, runMark } from "../core/os/reap.ts";
 import { Slots } from "../core/run/slots.ts";
+import type { Recovered } from "../core/runs/recover.ts";
+import type { Runs } from "../core/runs/service.ts";
 import { storageError } from "../core/store/fault.ts";
-import { RunLog } from "../core/store/run-log.ts";
 import type { McpPolicy } from "../mcp/roots.ts";
+import { odWith } from "../od.ts";
 import { createApp } from "./app.ts";
 import { ConnectionGuard, connectionCap, IDLE_TIMEOUT_S } from "./connections.ts";
 import { checkHome, claimHome } from "./home.ts";
-import { RunStore } from "./runs.ts";
 import { loadTargets, type Targets } from "./targets.ts";
 
 export interface ServeOptions {
@@ -78,7 +78,7 @@ export function startServer(opts: ServeOptions) {
   }
   const home = odHome(env);
   let release = () => {};
-  let setup: { token: string; tokenFile: string; recovered: string[]; runs: RunStore };
+  let setup: { token: string; tokenFile: string; recovered: Recovered; runs: Runs; targets: Targets };
   try {
     checkHome(home);
     const targets = loadTargets(home); // a bad targets.json stops it before it takes the home over
@@ -92,12 +92,12 @@ export function startServer(opts: ServeOptions) {
     const path = (err as NodeJS.ErrnoException)?.path;
     throw typeof path === "string" && path.startsWith(home) ? storageError(err, `OD_HOME (${home})`) : err;
   }
-  const { token, tokenFile, recovered, runs } = setup;
+  const { token, tokenFile, recovered, runs, targets } = setup;
   const name = opts.host.includes(":") && !opts.host.startsWith("[") ? `[${opts.host}]` : opts.host;
   const port = server.port;
   // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : "any";
-  app = createApp({ registry: opts.registry, runs, token, allowedHosts, env, mcp: { policy: opts.mcp, slots } });
+  app = createApp({ registry: opts.registry, runs, targets, token, allowedHosts, env, mcp: { policy: opts.mcp } });
 
   return {
     url: `http://${name === "localhost" ? "127.0.0.1" : name}:${port}/`,
@@ -115,18 +115,16 @@ export function startServer(opts: ServeOptions) {
   };
 }
 
-/** The home's token file (a fresh token unless one is configured), its run log, with runs a dead server left live failed. */
+/**
+ * The home's token file (a fresh token unless one is configured), and its od: the run service on the
+ * home's run log, with what a dead od left live (runs, compare runs, workspaces) ended first.
+ */
 function takeOver(home: string, opts: ServeOptions, limits: { slots: Slots; targets: Targets }, env: Record<string, string | undefined>) {
   const token = opts.token ?? Buffer.from(crypto.getRandomValues(new Uint8Array(24))).toString("base64url");
   const tokenFile = join(home, "server-token");
   writeFileSync(tokenFile, `${token}\n`, { mode: 0o600 });
   chmodSync(tokenFile, 0o600);
-  const log = new RunLog(join(home, "runs"));
-  // A dead server's agents may outlive it (its sentinel killed with it): each carries its run's id, and ends before the run is failed.
-  const recovered = log.recover(
-    undefined,
-    (runIds) => reapSync(runIds.map((id) => runMark(id))),
-    (agent) => canResumeWith(opts.registry, agent),
-  );
-  return { token, tokenFile, recovered, runs: new RunStore({ registry: opts.registry, log, ...limits, env, warn: opts.warn }) };
+  const { runs } = odWith(opts.registry, { home, env, recording: "required", warn: opts.warn, slots: limits.slots });
+  const recovered = runs.recover();
+  return { token, tokenFile, recovered, runs, targets: limits.targets };
 }

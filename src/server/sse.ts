@@ -1,7 +1,7 @@
 import type { Context } from "hono";
+import type { Runs } from "../core/runs/service.ts";
 import type { LogCursor, LoggedEvent } from "../core/store/log-read.ts";
 import { keepOpen } from "./connections.ts";
-import type { RunStore } from "./runs.ts";
 
 export const HEARTBEAT_MS = 15_000;
 
@@ -33,11 +33,11 @@ function frame(e: LoggedEvent): string {
  * loop or per WAKE_AFTER events, not once per event, and takes what came in
  * one write. A client that goes away only stops reading: the run goes on.
  */
-export function runEvents(c: Context, store: RunStore, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
+export function runEvents(c: Context, runs: Runs, runId: string, after: number, heartbeatMs = HEARTBEAT_MS): Response {
   let cursor: LogCursor = { seq: after };
   const encoder = new TextEncoder();
   // Read once now, so an unknown run is a 404 rather than an empty stream.
-  let first: ReturnType<RunStore["read"]> | undefined = store.read(runId, cursor, BATCH_BYTES);
+  let first: ReturnType<Runs["read"]> | undefined = runs.read(runId, cursor, BATCH_BYTES);
   // The stream stays open however long the run is quiet or the client is slow: the server's idle timeout is not for it.
   keepOpen(c, 0);
   let wake: (() => void) | undefined;
@@ -50,7 +50,7 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
   const body = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        const unwatch = store.watch(runId, () => {
+        const unwatch = runs.watch(runId, () => {
           if (!wake) return;
           // While the agent's output keeps coming the loop may not turn for a while: a full batch goes now.
           if (++unread >= WAKE_AFTER) return wake();
@@ -74,7 +74,7 @@ export function runEvents(c: Context, store: RunStore, runId: string, after: num
       },
       async pull(controller) {
         for (;;) {
-          const batch = first ?? store.read(runId, cursor, BATCH_BYTES);
+          const batch = first ?? runs.read(runId, cursor, BATCH_BYTES);
           first = undefined;
           unread = 0;
           cursor = batch.cursor;

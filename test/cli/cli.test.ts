@@ -158,10 +158,17 @@ describe("od doctor", () => {
       { ifStdin: "connectivity check", then: [{ touch: "oops.txt" }] },
       { replay: join(FIXTURES, "claude/plain.jsonl") },
     ]);
-    const bad = od(["doctor", "--live"], writer.env);
+    // Where the kernel holds read-only, the write is refused: nothing is written, and the check says the agent failed.
+    const held = od(["doctor", "--live"], writer.env);
+    expect(held.code).toBe(1);
+    expect(held.out).toContain("claude live check failed");
+    expect(held.out).not.toContain("wrote oops.txt");
+    // Without it (--sandbox off), the CLI's write is caught after the fact.
+    const bare = { ...writer.env, OD_SANDBOX: "off" };
+    const bad = od(["doctor", "--live"], bare);
     expect(bad.code).toBe(1);
     expect(bad.out).toContain("claude wrote oops.txt during a read-only check");
-    const badJson = od(["doctor", "--live", "--json"], writer.env);
+    const badJson = od(["doctor", "--live", "--json"], bare);
     expect(badJson.code).toBe(1); // the same verdict as the text, for scripts
     expect(JSON.parse(badJson.out).ok).toBe(false);
   });

@@ -4,10 +4,10 @@ import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "
 import { join } from "node:path";
 import { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { writeGroup } from "../../src/core/store/groups.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { DIST_OD, FIXTURES, installFake, tmpdir } from "../helpers.ts";
 import { HOST, registry, TOKEN } from "../server/support.ts";
 
@@ -30,7 +30,7 @@ function setup(dir: string) {
 }
 
 function serverList(runsDir: string, env: Record<string, string>) {
-  const runs = new RunStore({ registry, log: new RunLog(runsDir), slots: new Slots(1), env });
+  const runs = new Runs({ registry, log: new RunLog(runsDir), slots: new Slots(1), env });
   const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env, maxBodyBytes: 64 * 1024 });
   return app.request("/api/runs", { headers: { host: HOST, "x-od-token": TOKEN } });
 }
@@ -52,16 +52,18 @@ describe("od runs (compiled)", () => {
     const row = list.out.split("\n").find((l) => l.startsWith(runId!.slice(0, 8)))!;
     expect(row).toMatch(/claude\s+just now\s+\S+\s+succeeded\s+\d+\.\ds\s+12\/3/);
     const json = JSON.parse(od(["runs", "--json"], env).out);
-    expect(json).toEqual([
-      expect.objectContaining({
-        kind: "run",
-        runId,
-        agent: "claude",
-        cwd: repo,
-        status: "succeeded",
-        usage: { inputTokens: 12, outputTokens: 3, costUsd: 0.000108 },
-      }),
-    ]);
+    expect(json).toEqual({
+      runs: [
+        expect.objectContaining({
+          kind: "run",
+          runId,
+          agent: "claude",
+          cwd: repo,
+          status: "succeeded",
+          usage: { inputTokens: 12, outputTokens: 3, costUsd: 0.000108 },
+        }),
+      ],
+    });
 
     const show = od(["runs", "show", runId!.slice(0, 6)], env);
     expect(show.code).toBe(0);
@@ -77,8 +79,8 @@ describe("od runs (compiled)", () => {
 
     const res = await serverList(runs, env);
     expect(res.status).toBe(200);
-    const { runs: listed } = (await res.json()) as { runs: Array<{ runId: string; status: string; origin?: string }> };
-    expect(listed).toEqual([expect.objectContaining({ runId, status: "succeeded", agent: "claude", origin: "cli" })]);
+    // The server lists the very records `od runs --json` prints: the same fields.
+    expect(await res.json()).toEqual(json);
   });
 
   test("unknown and ambiguous ids are usage errors with a hint; a compare run's folder is one entry, not a broken run", async () => {
@@ -116,14 +118,13 @@ describe("od runs (compiled)", () => {
     expect(list.code).toBe(0);
     expect(list.out).toContain("compare: pi, pi#2");
     expect(list.out).not.toContain("abc111"); // members are inside the group's entry
-    const json = JSON.parse(od(["runs", "--json"], env).out) as Array<{ kind: string; id?: string; runs?: unknown[] }>;
-    expect(json.map((e) => [e.kind, e.id])).toEqual([["group", "g1"]]);
-    expect(json[0]!.runs).toHaveLength(2);
+    const json = JSON.parse(od(["runs", "--json"], env).out) as { runs: Array<{ kind: string; groupId?: string; members?: unknown[] }> };
+    expect(json.runs.map((e) => [e.kind, e.groupId])).toEqual([["compare", "g1"]]);
+    expect(json.runs[0]!.members).toHaveLength(2);
     const show = od(["runs", "show", "g1"], env);
     expect(show.code).toBe(0);
     expect(show.out).toContain("od apply g1 <label>");
-    const { runs: listed } = (await (await serverList(runs, env)).json()) as { runs: Array<{ runId: string }> };
-    expect(listed.map((r) => r.runId).sort()).toEqual(["abc111", "abc222"]);
+    expect(await (await serverList(runs, env)).json()).toEqual(json);
   });
 
   test("a compare run's members are kept in the run log, tied to the group, and listed as one entry", async () => {
@@ -137,10 +138,13 @@ describe("od runs (compiled)", () => {
       const request = JSON.parse(readFileSync(join(runs, id, "request.json"), "utf8"));
       expect(request).toMatchObject({ agent: "claude", cwd: repo, origin: "cli", groupId: compare.groupId });
     }
-    const json = JSON.parse(od(["runs", "--json"], env).out) as Array<{ kind: string; id?: string }>;
-    expect(json.map((e) => [e.kind, e.id])).toEqual([["group", compare.groupId]]);
-    const { runs: listed } = (await (await serverList(runs, env)).json()) as { runs: Array<{ runId: string }> };
-    expect(listed.map((r) => r.runId).sort()).toEqual(members);
+    const json = JSON.parse(od(["runs", "--json"], env).out) as {
+      runs: Array<{ kind: string; groupId?: string; status?: string; members: Array<{ runId: string }> }>;
+    };
+    expect(json.runs.map((e) => [e.kind, e.groupId, e.status])).toEqual([["compare", compare.groupId, "succeeded"]]);
+    expect(json.runs[0]!.members.map((m) => m.runId).sort()).toEqual(members);
+    // One compare run, one record, in the API as in the CLI.
+    expect(await (await serverList(runs, env)).json()).toEqual(json);
   });
 
   test("a run log that cannot be written warns once and the run goes on", async () => {

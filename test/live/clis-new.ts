@@ -108,12 +108,22 @@ export const NEW_CLIS: LiveCli[] = [
     setup: () => ({}),
     choice: { model: "gpt-5.4", expectModel: /./ },
     cannot: Object.fromEntries(
-      ["chat", "cancel", "tool-edit", "read-only", "read-only-pushy", "resume", "model-effort", "unknown-record", "skill", "thinking"].map(
-        (s) => [
-          s,
-          "qodo runs every turn through Qodo's account server (no key: exit 1 before any model request), so no turn reaches the stub",
-        ],
-      ),
+      [
+        "chat",
+        "cancel",
+        "tool-edit",
+        "read-only",
+        "read-only-pushy",
+        "read-only-kernel",
+        "resume",
+        "model-effort",
+        "unknown-record",
+        "skill",
+        "thinking",
+      ].map((s) => [
+        s,
+        "qodo runs every turn through Qodo's account server (no key: exit 1 before any model request), so no turn reaches the stub",
+      ]),
     ),
     // cancel: test/adapters/qodo.test.ts cancels a hanging fake; the real CLI exits before the lane can cancel it.
     loginHint: /qodo login|QODO_API_KEY/,

@@ -6,9 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Mode } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { type FakeStep, installFake, tmpdir } from "../helpers.ts";
 import { HOST, registry, TOKEN } from "../server/support.ts";
@@ -33,7 +33,7 @@ function workIn(dir: string): string {
 function mcpApp(dir: string, script: FakeStep[], maxMode: Mode = "edit") {
   const fake = installFake(dir, "fake-agent", script);
   const work = workIn(dir);
-  const runs = new RunStore({ registry, log: new RunLog(join(dir, "runs")), slots: new Slots(4), env: fake.env });
+  const runs = new Runs({ registry, log: new RunLog(join(dir, "runs")), slots: new Slots(4), env: fake.env });
   const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env, mcp: { policy: { maxMode, roots: [work] } } });
   const fetch = async (url: string | URL | Request, init?: RequestInit) => {
     const headers = new Headers(init?.headers);

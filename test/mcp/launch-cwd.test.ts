@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { HOST, registry, TOKEN } from "../server/support.ts";
 import { call, connectStdio, outcomeOf, runIdFrom } from "./support.ts";
@@ -106,9 +106,9 @@ describe("od mcp checks the cwd when the agent starts, not only when it is asked
     ]);
     const slots = new Slots(1);
     const logs = join(tmp.path, "runs");
-    const runs = new RunStore({ registry, log: new RunLog(logs), slots, env: fake.env });
+    const runs = new Runs({ registry, log: new RunLog(logs), slots, env: fake.env });
     const policy = { maxMode: "read-only" as const, roots: [root] };
-    const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env, mcp: { policy, slots } });
+    const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env, mcp: { policy } });
     const fetch = (url: string | URL | Request, init?: RequestInit) => {
       const headers = new Headers(init?.headers);
       headers.set("host", HOST);

@@ -114,10 +114,10 @@ describe("od mcp (stdio, compiled)", () => {
     const unknown = await call(od.client, "run_agent", { agent: "nope", prompt: "hi" });
     expect(unknown.texts[0]).toContain('No agent named "nope" [AGENT_UNKNOWN]');
     expect(existsSync(fake.env.FAKE_RECORD!)).toBe(false); // the agent never ran
-    // A run that fails says why with od's code and hint (codex is not installed here).
+    // A run refused before it started says why with od's code and hint (codex is not installed here), and is no run.
     const missing = await call(od.client, "run_agent", { agent: "codex", prompt: "hi" });
     expect(missing.result.isError).toBe(true);
-    expect(missing.texts[0]).toMatch(/^od run \S+: failed in [\d.]+ s\nod: .+ \[AGENT_NOT_FOUND\]\nhint: /);
+    expect(missing.texts[0]).toMatch(/^od: Codex is not installed.* \[AGENT_NOT_FOUND\]\nhint: /);
     expect(outcomeOf(missing.result).error?.code).toBe("AGENT_NOT_FOUND");
   });
 

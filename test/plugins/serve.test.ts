@@ -9,9 +9,9 @@ import { loadRegistry } from "../../src/builtins.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { eventsOf, HOST, readFrames, TOKEN } from "../server/support.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
@@ -31,7 +31,7 @@ async function serveApp(dir: string) {
   const loaded = await loadRegistry([writePlugins(dir, { "spin.ts": slowSpinning })]);
   expect(loaded.errors).toEqual([]);
   const registry = createRegistry([fakeAdapter, loaded.get("spin-agent")!]);
-  const runs = new RunStore({ registry, log: new RunLog(join(dir, "runs")), slots: new Slots(8), env: fake.env });
+  const runs = new Runs({ registry, log: new RunLog(join(dir, "runs")), slots: new Slots(8), env: fake.env });
   const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env, maxBodyBytes: 64 * 1024 });
   const headers = { host: HOST, "x-od-token": TOKEN, "content-type": "application/json" };
   return (path: string, json?: unknown) =>

@@ -9,9 +9,9 @@ import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { FAKE_ACP, ROOT, tmpdir } from "../helpers.ts";
 import { HOST, TOKEN } from "./support.ts";
 
@@ -70,7 +70,7 @@ describe("GET /api/agents/:id/models", () => {
     // Separate od homes: each surface probes for itself instead of reading the other's cache.
     const serverEnv = { ...base, OD_HOME: join(tmp.path, "server-home") };
     const cliEnv = { ...base, OD_HOME: join(tmp.path, "cli-home") };
-    const runs = new RunStore({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env: serverEnv });
+    const runs = new Runs({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env: serverEnv });
     const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: serverEnv });
 
     const pairs = await Promise.all(
@@ -108,7 +108,7 @@ describe("GET /api/agents/:id/models", () => {
     await using tmp = tmpdir();
     const registry = await loadRegistry([]);
     const env = { PATH: "/usr/bin:/bin", HOME: tmp.path, OD_HOME: join(tmp.path, ".od") };
-    const runs = new RunStore({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env });
+    const runs = new Runs({ registry, log: new RunLog(join(tmp.path, "runs")), slots: new Slots(1), env });
     const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env });
     const res = await app.request("/api/agents/nope/models", { headers: { host: HOST, "x-od-token": TOKEN } });
     expect(res.status).toBe(404);

@@ -63,11 +63,11 @@ describe("od serve", () => {
     );
     const b = serve(tmp.path, texts(3));
     try {
-      expect(b.server.recovered).toEqual([orphan]);
+      expect(b.server.recovered.runs).toEqual([orphan]);
       expect(await b.events(runId)).toEqual(live);
       const recovered = await b.events(orphan);
       expect(recovered.map((e) => e.type)).toEqual(["session", "error", "run.finished"]);
-      expect(recovered[1]).toMatchObject({ message: expect.stringContaining("server stopped") });
+      expect(recovered[1]).toMatchObject({ message: expect.stringContaining("stopped while it was live") });
       expect(recovered[2]).toMatchObject({ status: "failed", sessionId: "s-9" });
       expect(((await (await b.api(`/runs/${orphan}`)).json()) as { status: string }).status).toBe("failed");
     } finally {

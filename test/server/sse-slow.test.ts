@@ -8,7 +8,7 @@ test("a reader far behind a live run reads it from the log at its own pace: ever
   await using tmp = tmpdir();
   const deltas = Array.from({ length: 600 }, (_, i) => ({ stdout: { t: "text", v: `d${i}` } }));
   const { runs } = testApp(tmp.path, [...deltas, { sleep: 300 }, ...deltas]);
-  const runId = runs.start({ agent: "fake", prompt: "go", cwd: tmp.path, mode: "read-only" });
+  const { runId } = await runs.start({ agent: "fake", prompt: "go", cwd: tmp.path, mode: "read-only" }, { origin: "serve" });
   const app = new Hono().get("/e", (c) => runEvents(c, runs, runId, -1));
   const reader = (await app.request("/e")).body!.getReader();
   let pulls = 0;

@@ -5,9 +5,9 @@ import { join } from "node:path";
 import type { OdError } from "../../src/core/contract/errors.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import type { LogWriter } from "../../src/core/store/log-writer.ts";
 import { RunLog, type RunSummary } from "../../src/core/store/run-log.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { tmpdir } from "../helpers.ts";
 import { readFrames, registry, testApp } from "./support.ts";
 
@@ -63,6 +63,7 @@ describe("run summaries", () => {
         startedAt: started.ts,
         sessionId: "s-1",
         mode: "edit",
+        origin: "serve",
       });
       const { runs: list } = (await (await request("/api/runs")).json()) as { runs: RunSummary[] };
       expect(list.map((r) => [r.runId, r.status])).toEqual([[runId, "running"]]);
@@ -78,8 +79,8 @@ describe("run summaries", () => {
     expect(new RunLog(join(tmp.path, "runs")).summary(runId)).toEqual(ended);
     // A server that finds the run in its log reads its summary from the log's ends once, then from its cache.
     const later = new CountingLog(join(tmp.path, "runs"));
-    const store = new RunStore({ registry, log: later, slots: new Slots(1), env: fake.env });
-    for (let i = 0; i < 5; i++) expect(store.list()).toEqual([ended]);
+    const store = new Runs({ registry, log: later, slots: new Slots(1), env: fake.env });
+    for (let i = 0; i < 5; i++) expect(store.list()).toEqual([{ kind: "run", ...ended }]);
     expect([later.reads, later.summaries]).toEqual([0, 1]);
   });
 });

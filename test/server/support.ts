@@ -1,10 +1,10 @@
-import { join } from "node:path";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
+import { runsDirOf } from "../../src/core/workspace/apply.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { type FakeStep, installFake } from "../helpers.ts";
 import { fakeAcpAdapter, fakeAdapter } from "../support/fake-adapter.ts";
 
@@ -19,8 +19,9 @@ export function testApp(
   opts: { maxRuns?: number; heartbeatMs?: number; log?: RunLog; warn?: (message: string) => void } = {},
 ) {
   const fake = installFake(dir, "fake-agent", script);
-  const log = opts.log ?? new RunLog(join(dir, "runs"));
-  const runs = new RunStore({ registry, log, slots: new Slots(opts.maxRuns ?? 8), env: fake.env, warn: opts.warn });
+  // The home's run log, as a server's: where group.json and `od apply` look too.
+  const log = opts.log ?? new RunLog(runsDirOf(fake.env));
+  const runs = new Runs({ registry, log, slots: new Slots(opts.maxRuns ?? 8), env: fake.env, warn: opts.warn });
   const app = createApp({
     registry,
     runs,

@@ -8,9 +8,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OdEvent } from "../../src/core/contract/events.ts";
 import { Slots } from "../../src/core/run/slots.ts";
+import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";
-import { RunStore } from "../../src/server/runs.ts";
 import { startServer } from "../../src/server/serve.ts";
 import { loadTargets, parseTargets } from "../../src/server/targets.ts";
 import { installFake, tmpdir } from "../helpers.ts";
@@ -27,14 +27,8 @@ const SCRIPT = [
 function targetApp(dir: string, maxRuns = 8) {
   const fake = installFake(dir, "fake-agent", SCRIPT);
   const ssh = fakeSsh(join(dir, "bin"));
-  const runs = new RunStore({
-    registry,
-    log: new RunLog(join(dir, "runs")),
-    slots: new Slots(maxRuns),
-    targets: parseTargets(FILE),
-    env: fake.env,
-  });
-  const app = createApp({ registry, runs, token: TOKEN, allowedHosts: [HOST], env: fake.env });
+  const runs = new Runs({ registry, log: new RunLog(join(dir, "runs")), slots: new Slots(maxRuns), env: fake.env });
+  const app = createApp({ registry, runs, targets: parseTargets(FILE), token: TOKEN, allowedHosts: [HOST], env: fake.env });
   const post = (path: string, json: unknown) =>
     app.request(path, {
       method: "POST",
@@ -45,7 +39,7 @@ function targetApp(dir: string, maxRuns = 8) {
   return { runs, ssh, post, get };
 }
 
-const eventsOf = (runs: RunStore, runId: string) => runs.read(runId, { seq: -1 }, 1 << 20).events.map((e) => JSON.parse(e.json) as OdEvent);
+const eventsOf = (runs: Runs, runId: string) => runs.read(runId, { seq: -1 }, 1 << 20).events.map((e) => JSON.parse(e.json) as OdEvent);
 
 async function until(ok: () => boolean, ms = 5000) {
   const end = Date.now() + ms;

@@ -24,24 +24,6 @@ function liveRun(log: RunLog, runId: string) {
 }
 
 describe.skipIf(process.platform !== "linux")("recovery after a crash", () => {
-  test("RunLog.recover hands the live runs to endSurvivors before it marks any failed", async () => {
-    await using tmp = tmpdir();
-    const log = new RunLog(tmp.path);
-    liveRun(log, "a");
-    liveRun(log, "b");
-    const seen: Array<[string[], string[]]> = [];
-    const recovered = log.recover(undefined, (ids) => seen.push([ids.toSorted(), ids.map((id) => log.summary(id).status)]));
-    expect(recovered.toSorted()).toEqual(["a", "b"]);
-    expect(seen).toEqual([
-      [
-        ["a", "b"],
-        ["running", "running"],
-      ],
-    ]);
-    expect(log.recover(undefined, () => seen.push([[], []]))).toEqual([]); // nothing live: not called
-    expect(seen).toHaveLength(1);
-  });
-
   test("od serve ends what a live run left running (exactly its marker), then marks it failed", async () => {
     await using tmp = tmpdir();
     const home = join(tmp.path, ".od");
@@ -51,10 +33,12 @@ describe.skipIf(process.platform !== "linux")("recovery after a crash", () => {
     try {
       const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 1, registry: createRegistry([]), env: { OD_HOME: home } });
       try {
-        expect(server.recovered).toEqual(["live-run"]);
+        expect(server.recovered.runs).toEqual(["live-run"]);
         expect(alive(survivor.pid)).toBe(false);
         expect(alive(other.pid)).toBe(true);
         expect(server.runs.summary("live-run").status).toBe("failed");
+        // Its survivors ended before it was said failed: the run's one run.finished is its last event.
+        expect(new RunLog(join(home, "runs")).read("live-run").at(-1)).toMatchObject({ type: "run.finished", status: "failed" });
       } finally {
         await server.stop();
       }

@@ -122,6 +122,12 @@ export const AdapterSchema = z
      * working directory (edit) and a private temp folder are the only places the agent may write.
      */
     state: z.array(z.string().min(1)).default([]),
+    /**
+     * State a list cannot name, made from the user's id (Reasonix's `/tmp/reasonix-config-locks-<hash>/`):
+     * absolute folders (ending "/"). One in a shared folder such as /tmp is granted only when it is a real
+     * folder of this user's (made by od when missing), never a link someone else put there.
+     */
+    stateFor: fn<(uid: number) => string[]>("stateFor").optional(),
     /** How `od agents` / `od doctor` probe the CLI; every part optional, every probe time-bounded. */
     detect: DetectSchema.default({}),
     /** Documented model ids or aliases; `default` (no model flag) is always allowed. */

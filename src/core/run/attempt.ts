@@ -69,6 +69,12 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
     ending.degraded ||= driving?.degraded ?? false;
     kept = await held.release(opts.ladder);
   }
+  // A stop that carried a reason (the run service ending a run whose log failed) is that failure, not a cancel.
+  const imposed = opts.signal?.reason;
+  if (ending.stopped === "cancelled" && imposed instanceof OdError && imposed.code !== "CANCELLED") {
+    yield seen(errorBody(imposed));
+    ending.stopped = undefined;
+  }
   for (const path of kept)
     yield { type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` };
   yield finished(outcome, ending, startedAt);

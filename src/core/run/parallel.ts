@@ -97,15 +97,20 @@ export async function* parallel(
   };
   const one = async (request: RunRequest, label: string, i: number) => {
     const agent = request.agent;
-    const ws = await workspace(request, label);
-    const result: ParallelResult = { agent, label, status: "failed", durationMs: 0, files: [], workspace: ws.kind };
+    let ws: Workspace | undefined;
+    const result: ParallelResult = { agent, label, status: "failed", durationMs: 0, files: [], workspace: "copy" };
     try {
       const { maxConcurrent: _, keep: __, onBase: ___, tap, members, slots: ____, ...runOpts } = opts;
       const runId = members?.[i]?.runId ?? crypto.randomUUID();
-      const member = { ...request, cwd: ws.dir };
       const own = [runOpts.signal, members?.[i]?.signal].filter((s) => s !== undefined);
       const signal = own.length > 1 ? AbortSignal.any(own) : own[0];
-      const events = createRun(member, { ...runOpts, signal, slots, runId });
+      // The member's private copy is made as its run begins: one that cannot be made ends that run (its error, its run.finished).
+      const prepare = async () => {
+        ws = await workspace(request, label);
+        result.workspace = ws.kind;
+        return ws.dir;
+      };
+      const events = createRun(request, { ...runOpts, signal, slots, runId, prepare });
       for await (const event of tap ? tap(events, runId, request) : events) {
         if (event.type === "run.result" && event.usage)
           Object.assign(result, {
@@ -124,12 +129,14 @@ export async function* parallel(
           });
         push({ agent, label, event });
       }
-      Object.assign(result, await ws.changes());
-      if (opts.keep) await keepResult(ws, label, opts.keep, result);
+      if (ws) {
+        Object.assign(result, await (ws as Workspace).changes());
+        if (opts.keep) await keepResult(ws, label, opts.keep, result);
+      }
     } catch (err) {
       result.error ??= messageOf(err);
     } finally {
-      await ws.dispose().catch((err) => (result.error ??= messageOf(err)));
+      await (ws as Workspace | undefined)?.dispose().catch((err) => (result.error ??= messageOf(err)));
       push({ agent, label, result });
     }
   };

@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
-import { type BodyOf, createStamper, type OdEvent } from "../contract/events.ts";
+import { OdError } from "../contract/errors.ts";
+import type { BodyOf, OdEvent } from "../contract/events.ts";
 import type { RunRequest } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { sleep } from "../os/sleep.ts";
@@ -7,6 +8,7 @@ import { remoteChanges } from "../remote/changes.ts";
 import { parseTarget } from "../remote/target.ts";
 import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { attempt } from "./attempt.ts";
+import { stamper } from "./envelope.ts";
 import type { RunOptions } from "./request.ts";
 import { DEFAULT_RETRY, Retries, type RetryPolicy, type Wait } from "./retry.ts";
 import { Summary } from "./summary.ts";
@@ -21,6 +23,11 @@ export interface CreateRunOptions extends RunOptions {
    * true). Costs a walk of the folder (one stat a file, bounded) as the agent starts and as it ends.
    */
   changes?: boolean;
+  /**
+   * Makes the run's working directory before its first attempt and returns it (a compare member's
+   * private copy). A failure ends the run there: its error, then its one run.finished (failed).
+   */
+  prepare?: () => Promise<string>;
 }
 
 /**
@@ -32,9 +39,21 @@ export interface CreateRunOptions extends RunOptions {
  * crosses two generators on its way out: the attempt's and this one.
  * Breaking out of the iteration cancels the run and leaves nothing behind.
  */
-export async function* createRun(request: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent> {
+export async function* createRun(asked: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent> {
   const runId = opts.runId ?? crypto.randomUUID();
-  const stamp = createStamper(runId);
+  const stamp = stamper(runId);
+  const startedAt = performance.now();
+  let request = asked;
+  if (opts.prepare)
+    try {
+      request = { ...asked, cwd: await opts.prepare() };
+    } catch (err) {
+      const e = OdError.from(err);
+      yield stamp({ type: "error", code: e.code, message: e.message, hint: e.hint, retryable: false });
+      const durationMs = Math.round(performance.now() - startedAt);
+      yield stamp({ type: "run.finished", status: "failed", exitCode: null, signal: null, durationMs, resumable: false });
+      return;
+    }
   const retries = new Retries({
     ...DEFAULT_RETRY,
     fallbackModel: opts.registry.get(request.agent)?.adapter.rateLimitFallbackModel,

@@ -100,7 +100,24 @@ export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: st
     paths.push(path);
     if (spec.endsWith("/")) dirs.push(path);
   }
+  const uid = process.getuid?.();
+  for (const spec of uid === undefined ? [] : stateFor(adapter, uid)) {
+    const path = spec.replace(/\/+$/, "");
+    if (!isAbsolute(path)) continue;
+    paths.push(path);
+    dirs.push(path);
+  }
   return { paths, dirs };
+}
+
+/** A plugin's `stateFor`, which may throw: then it names nothing. */
+function stateFor(adapter: Adapter, uid: number): string[] {
+  try {
+    const paths = adapter.stateFor?.(uid) ?? [];
+    return Array.isArray(paths) ? paths.filter((p): p is string => typeof p === "string") : [];
+  } catch {
+    return [];
+  }
 }
 
 /** `$OD_SANDBOX_ALLOW`: absolute folders, separated as PATH is, the user lets every agent write. */

@@ -43,7 +43,8 @@ export const GroupMember = z.object({
   label: z.string().regex(LABEL, "not a label"),
   agent: z.string(),
   runId: z.string().regex(/^[\w-]*$/, "not a run id"),
-  status: z.enum(["succeeded", "failed", "cancelled"]),
+  /** `queued` and `running` while the compare run is live (group.json is written as it starts and as members end). */
+  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled", "interrupted"]),
   durationMs: z.number(),
   usage: Usage.optional(),
   sessionId: z.string().optional(),
@@ -65,6 +66,10 @@ export const Group = z
     /** The commit the members' branches start from (git only): HEAD plus the user's uncommitted work, as a commit. */
     base: z.string().regex(COMMIT, "not a commit id").optional(),
     members: z.array(GroupMember),
+    /** `running` while an od drives it; `interrupted` when that od died before it ended (recovery says so). Absent in older records: ended. */
+    status: z.enum(["running", "succeeded", "failed", "cancelled", "interrupted"]).optional(),
+    /** The od that drives it while it runs (recovery ends a group whose od is gone). */
+    owner: z.object({ pid: z.number().int() }).optional(),
     /** Set by `od apply`: which member was applied, and when. */
     applied: z.object({ label: z.string().regex(LABEL, "not a label"), at: z.number() }).optional(),
   })

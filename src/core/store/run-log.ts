@@ -1,11 +1,11 @@
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { OdError } from "../contract/errors.ts";
-import { createStamper, OdEvent } from "../contract/events.ts";
+import { OdEvent } from "../contract/events.ts";
 import { MIN_FREE_BYTES, probeStorage, type StoreIo, storageError } from "./fault.ts";
 import { type LogBatch, type LogCursor, logEnds, logTail, readLogFile } from "./log-read.ts";
 import { LogWriter } from "./log-writer.ts";
-import { noteEvent, processAlive, type RunSummary, requestSummary } from "./summary.ts";
+import { noteEvent, type RunSummary, requestSummary } from "./summary.ts";
 
 export type { RunSummary } from "./summary.ts";
 
@@ -16,16 +16,11 @@ export type { RunSummary } from "./summary.ts";
  * STORAGE error (a full disk, a read-only home), never a bug.
  */
 export class RunLog {
+  /** Nothing is written until a run is recorded: a home od cannot write fails that run's record, not this. */
   constructor(
     readonly dir: string,
     private readonly io: StoreIo = {},
-  ) {
-    try {
-      mkdirSync(dir, { recursive: true });
-    } catch (err) {
-      throw storageError(err, dir);
-    }
-  }
+  ) {}
 
   private path(runId: string, file: string): string {
     if (!/^[\w-]+$/.test(runId)) throw new Error(`bad run id: ${runId}`);
@@ -74,7 +69,7 @@ export class RunLog {
     return /^[\w-]+$/.test(runId) && existsSync(join(this.dir, runId));
   }
 
-  /** Every valid event of a run, in order; a torn last line (a crash mid-write) is skipped. */
+  /** Every valid event of a run, in order, up to its run.finished (a line after it is no part of the run); a torn line is skipped. */
   read(runId: string): OdEvent[] {
     let text: string;
     try {
@@ -86,7 +81,9 @@ export class RunLog {
     for (const line of text.split("\n")) {
       if (!line) continue;
       try {
-        events.push(OdEvent.parse(JSON.parse(line)));
+        const event = OdEvent.parse(JSON.parse(line));
+        events.push(event);
+        if (event.type === "run.finished") break;
       } catch {}
     }
     return events;
@@ -115,19 +112,8 @@ export class RunLog {
     return summary;
   }
 
-  /** A run's last event, when it is its run.finished: read from the log's end, not whole. */
-  private finished(runId: string): boolean {
-    return parseEvent(logEnds(this.path(runId, "events.jsonl")).last)?.type === "run.finished";
-  }
-
-  /** Whether another od process (a CLI run's) is writing this run right now: the pid its request names is alive. */
-  ownedElsewhere(runId: string): boolean {
-    const pid = this.request(runId)?.pid;
-    return typeof pid === "number" && pid !== process.pid && processAlive(pid);
-  }
-
   /** A crash mid-write can leave a partial last line: end it, so the next event starts on its own line. */
-  private sealTornLine(runId: string): void {
+  seal(runId: string): void {
     try {
       const text = readFileSync(this.path(runId, "events.jsonl"), "utf8");
       if (text && !text.endsWith("\n")) appendFileSync(this.path(runId, "events.jsonl"), "\n");
@@ -148,50 +134,6 @@ export class RunLog {
       .sort((a, b) => b.t - a.t)
       .slice(0, limit)
       .map((r) => r.id);
-  }
-
-  /**
-   * Runs that were live when a previous server died end here, failed with a
-   * clear reason, so nothing is left "running" forever. Returns their ids.
-   * `endSurvivors` is given them first, to end the processes they left; `canResume` says whether
-   * an agent can take a session back (its adapter's capabilities.resume), for `resumable`.
-   */
-  recover(
-    reason = "the od server stopped while this run was live",
-    endSurvivors?: (runIds: string[]) => void,
-    canResume: (agent: string) => boolean = () => false,
-  ): string[] {
-    const live: Array<{ runId: string; nextSeq: number; startedAt?: number; sessionId?: string; resumable: boolean }> = [];
-    for (const runId of this.list(Number.MAX_SAFE_INTEGER)) {
-      // A run another od still drives (an `od run` in a terminal) is not this server's to end.
-      if (this.finished(runId) || this.ownedElsewhere(runId)) continue;
-      const events = this.read(runId);
-      if (events.some((e) => e.type === "run.finished")) continue;
-      const session = events.findLast((e) => e.type === "session");
-      const sessionId = session?.type === "session" ? session.sessionId : undefined;
-      const started = events.find((e) => e.type === "run.started");
-      const resumable = sessionId !== undefined && started?.type === "run.started" && canResume(started.agent);
-      live.push({ runId, nextSeq: (events.at(-1)?.seq ?? -1) + 1, startedAt: events[0]?.ts, sessionId, resumable });
-    }
-    // First what the dead server's agents left running ends (the caller knows how): a run said failed runs no more.
-    if (live.length) endSurvivors?.(live.map((r) => r.runId));
-    for (const { runId, nextSeq, startedAt, sessionId, resumable } of live) {
-      this.sealTornLine(runId);
-      const stamp = createStamper(runId, nextSeq);
-      this.append(stamp({ type: "error", code: "AGENT_CRASHED", message: reason, hint: "Start the run again.", retryable: false }));
-      this.append(
-        stamp({
-          type: "run.finished",
-          status: "failed",
-          exitCode: null,
-          signal: null,
-          durationMs: Date.now() - (startedAt ?? Date.now()),
-          sessionId,
-          resumable,
-        }),
-      );
-    }
-    return live.map((r) => r.runId);
   }
 }
 

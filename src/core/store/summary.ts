@@ -6,7 +6,11 @@ export interface RunSummary {
   agent?: string;
   prompt?: string;
   cwd?: string;
-  status: "running" | "succeeded" | "failed" | "cancelled";
+  /**
+   * `queued` until its agent starts (waiting for a slot); `interrupted` when its record ended without a
+   * run.finished and no od drives it any more (its od was killed).
+   */
+  status: "queued" | "running" | "succeeded" | "failed" | "cancelled" | "interrupted";
   startedAt: number;
   sessionId?: string;
   /** From the run's events, once they say: the model and mode it ran with, how long it took, what it used. */
@@ -39,9 +43,13 @@ export function noteEvent(summary: RunSummary, event: OdEvent, first: boolean): 
   if (first) summary.startedAt = event.ts;
   switch (event.type) {
     case "run.started":
+      summary.status = "running";
       summary.mode = event.mode;
       if (event.model) summary.model = event.model;
       if (event.on) summary.on = event.on;
+      return;
+    case "status":
+      if (event.label === "queued" && summary.status === "running") summary.status = "queued";
       return;
     case "session":
       summary.sessionId = event.sessionId;

@@ -20,7 +20,10 @@ export function registerCancelRun(server: McpServer, deps: McpDeps): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     async ({ runId }) => {
-      if (!deps.runs.cancel(runId))
+      // Only a run an MCP caller started: another surface's runs are not this caller's to stop.
+      const run = deps.runs.get(runId);
+      const mine = run !== undefined && deps.runs.summary(runId).origin === "mcp";
+      if (!mine || !deps.runs.cancel(runId))
         return toolError(
           new OdError(
             "RUN_NOT_FOUND",

@@ -6,9 +6,9 @@ import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/contract/errors.ts";
 import { RunRequest } from "../../core/contract/request.ts";
 import { didYouMean } from "../../core/os/suggest.ts";
-import { CompareRuns } from "../compare-runs.ts";
-import type { RunStore } from "../runs.ts";
-import { compareOnTarget, targetOf } from "../targets.ts";
+import type { Runs } from "../../core/runs/service.ts";
+import { readGroup } from "../../core/store/groups.ts";
+import { compareOnTarget, type Targets, targetOf } from "../targets.ts";
 
 /** 2 to 8 runs in a compare run, as `od run --repeat` allows at most 8. */
 const Count = z.number().int().min(2).max(8);
@@ -23,14 +23,14 @@ const Body = RunRequest.omit({ agent: true, resume: true, on: true }).extend({
 
 const SHAPE = 'Send "agents": ["a", "b"] (2 to 8), or "agent" with "repeat": n (2 to 8)';
 
-async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStore, registry: Registry) {
+async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, registry: Registry, targets?: Targets) {
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
     throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
   }
-  if (targetOf(raw, store.deps.targets, store.deps.slots)) throw compareOnTarget();
+  if (targetOf(raw, targets, runs.deps.slots)) throw compareOnTarget();
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), SHAPE);
   const { agents: several, agent, repeat, ...base } = parsed.data;
@@ -54,13 +54,29 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStor
  * on `/runs/:runId/events`), `GET /compare/:groupId` says whether it is over (with its record once
  * kept), `POST /compare/:groupId/cancel` cancels every member. Its results: `/runs/:groupId/diff` and `/apply`.
  */
-export function compareRoutes(store: RunStore, registry: Registry) {
-  const compare = new CompareRuns(store);
+export function compareRoutes(runs: Runs, registry: Registry, targets?: Targets) {
   return new Hono()
     .post("/compare", async (c) => {
-      const { base, agents } = await readBody(c, store, registry);
-      return c.json(compare.start(base, agents), 201);
+      const { base, agents } = await readBody(c, runs, registry, targets);
+      const { groupId, members } = runs.compare(base, agents, { origin: "serve" });
+      return c.json({ groupId, members }, 201);
     })
-    .get("/compare/:groupId", (c) => c.json(compare.status(c.req.param("groupId"))))
-    .post("/compare/:groupId/cancel", (c) => c.json({ cancelled: compare.cancel(c.req.param("groupId")) }, 202));
+    .get("/compare/:groupId", (c) => c.json(status(runs, c.req.param("groupId"))))
+    .post("/compare/:groupId/cancel", (c) => {
+      const groupId = c.req.param("groupId");
+      const live = runs.groups.get(groupId);
+      const cancelled = live
+        ? live.cancel()
+        : (status(runs, groupId).group?.members ?? []).filter((m) => m.runId && runs.cancel(m.runId)).length;
+      return c.json({ cancelled }, 202);
+    });
+}
+
+/** A compare run: its members while it runs, its record (group.json, written as it goes) always. */
+function status(runs: Runs, groupId: string) {
+  const live = runs.groups.get(groupId);
+  const group = /^[\w-]+$/.test(groupId) ? readGroup(runs.deps.log.dir, groupId) : undefined;
+  if (live) return { groupId, done: false, members: live.members, group };
+  if (!group) throw new OdError("RUN_NOT_FOUND", `No compare run ${groupId}`, "POST /api/compare starts one.");
+  return { groupId, done: true, members: group.members.map(({ label, agent, runId }) => ({ label, agent, runId })), group };
 }

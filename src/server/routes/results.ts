@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
+import type { Runs } from "../../core/runs/service.ts";
 import type { LogCursor } from "../../core/store/log-read.ts";
-import { applyResult, loadGroup, memberPatch, runsDirOf } from "../../core/workspace/apply.ts";
-import type { RunStore } from "../runs.ts";
+import { applyResult, loadGroup, memberPatch } from "../../core/workspace/apply.ts";
 
 const ApplyBody = z.object({ label: z.string().min(1).max(200).optional() });
 
@@ -21,10 +21,10 @@ async function groupDiffs(runsDir: string, id: string) {
 }
 
 /** A single run's files and diff, from the run.result in its log. */
-function runDiff(store: RunStore, runId: string) {
+function runDiff(runs: Runs, runId: string) {
   let cursor: LogCursor = { seq: -1 };
   for (;;) {
-    const batch = store.read(runId, cursor, 1024 * 1024);
+    const batch = runs.read(runId, cursor, 1024 * 1024);
     for (const e of batch.events)
       if (e.type === "run.result") {
         const result = JSON.parse(e.json) as { files: string[]; diff?: string };
@@ -41,12 +41,12 @@ function runDiff(store: RunStore, runId: string) {
  * run's diff), and `POST /runs/:id/apply` with `{label}`, which applies a compare run member's
  * result to the working tree under the same rules as `od apply` (refused, nothing changed, on a conflict).
  */
-export function resultRoutes(store: RunStore, env?: Record<string, string | undefined>) {
-  const runsDir = () => runsDirOf(env);
+export function resultRoutes(runs: Runs) {
+  const runsDir = () => runs.deps.log.dir;
   return new Hono()
     .get("/runs/:id/diff", async (c) => {
       const id = c.req.param("id");
-      return c.json((await groupDiffs(runsDir(), id)) ?? runDiff(store, id));
+      return c.json((await groupDiffs(runsDir(), id)) ?? runDiff(runs, id));
     })
     .post("/runs/:id/apply", async (c) => {
       const parsed = ApplyBody.safeParse(await c.req.json().catch(() => undefined));

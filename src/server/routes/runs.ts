@@ -5,9 +5,9 @@ import { z } from "zod";
 import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/contract/errors.ts";
 import { RunRequest } from "../../core/contract/request.ts";
-import type { RunStore } from "../runs.ts";
+import type { Runs } from "../../core/runs/service.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
-import { targetOf } from "../targets.ts";
+import { type Targets, targetOf } from "../targets.ts";
 
 /** What a client may ask for: the pipeline's request, with an absolute cwd; a named target, never an `on` URL. */
 const Body = RunRequest.omit({ on: true }).extend({
@@ -20,14 +20,14 @@ const Body = RunRequest.omit({ on: true }).extend({
 
 const DecisionBody = z.object({ decision: z.enum(["allow", "deny"]) });
 
-async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStore, registry: Registry) {
+async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, registry: Registry, targets?: Targets) {
   let raw: unknown;
   try {
     raw = await c.req.json();
   } catch {
     throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
   }
-  const where = targetOf(raw, store.deps.targets, store.deps.slots);
+  const where = targetOf(raw, targets, runs.deps.slots);
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
   const { ask, target: _, ...request } = parsed.data;
@@ -44,20 +44,27 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, store: RunStor
   return { request, ask, slots: undefined };
 }
 
-export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: number) {
+/**
+ * Runs for clients (the web UI, scripts): start one (`POST /runs`, or `POST /chat`, which answers
+ * with its event stream), list the history (a compare run is one record), read one, follow its
+ * events (SSE), cancel it, answer its permission questions. A run refused before it started is
+ * the request's error (4xx), not a run.
+ */
+export function runRoutes(runs: Runs, registry: Registry, opts: { heartbeatMs?: number; targets?: Targets } = {}) {
+  const start = async (c: Parameters<typeof readBody>[0]) => {
+    const { request, ask, slots } = await readBody(c, runs, registry, opts.targets);
+    return runs.start(request, { origin: "serve", ask, slots });
+  };
   return new Hono()
-    .post("/runs", async (c) => {
-      const { request, ask, slots } = await readBody(c, store, registry);
-      return c.json({ runId: store.start(request, { ask, slots }) }, 201);
-    })
-    .get("/runs", (c) => c.json({ runs: store.list(Number(c.req.query("limit") ?? 50) || 50) }))
-    .get("/runs/:id", (c) => c.json(store.summary(c.req.param("id"))))
-    .get("/runs/:id/events", (c) => runEvents(c, store, c.req.param("id"), resumeAfter(c), heartbeatMs))
-    .post("/runs/:id/cancel", (c) => c.json({ cancelled: store.cancel(c.req.param("id")) }, 202))
+    .post("/runs", async (c) => c.json({ runId: (await start(c)).runId }, 201))
+    .get("/runs", (c) => c.json({ runs: runs.list(Number(c.req.query("limit") ?? 50) || 50) }))
+    .get("/runs/:id", (c) => c.json(runs.summary(c.req.param("id"))))
+    .get("/runs/:id/events", (c) => runEvents(c, runs, c.req.param("id"), resumeAfter(c), opts.heartbeatMs))
+    .post("/runs/:id/cancel", (c) => c.json({ cancelled: runs.cancel(c.req.param("id")) }, 202))
     .post("/runs/:id/permissions/:askId", async (c) => {
       const parsed = DecisionBody.safeParse(await c.req.json().catch(() => undefined));
       if (!parsed.success) throw new OdError("INVALID_REQUEST", 'Send {"decision": "allow" | "deny"}');
-      if (!store.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
+      if (!runs.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
         throw new OdError(
           "RUN_NOT_FOUND",
           "No permission request is waiting under that id",
@@ -65,8 +72,5 @@ export function runRoutes(store: RunStore, registry: Registry, heartbeatMs?: num
         );
       return c.json({ ok: true });
     })
-    .post("/chat", async (c) => {
-      const { request, ask, slots } = await readBody(c, store, registry);
-      return runEvents(c, store, store.start(request, { ask, slots }), -1, heartbeatMs);
-    });
+    .post("/chat", async (c) => runEvents(c, runs, (await start(c)).runId, -1, opts.heartbeatMs));
 }

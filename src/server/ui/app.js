@@ -89,6 +89,8 @@ function connection(s) {
 
 /** A past run: its settings back in the form, its events replayed (a live one goes on streaming). */
 async function open(summary) {
+  // A compare run is one entry of the history: opening it shows its members side by side again.
+  if (summary.kind === "compare") return openCompare(summary);
   await fillForm(summary).catch(() => {});
   const agent = currentAgent()?.id === summary.agent ? currentAgent() : { name: summary.agent };
   show(summary.runId, { prompt: summary.prompt, agent, live: summary.status === "running" });
@@ -129,6 +131,19 @@ async function start(event) {
   } catch (err) {
     setLive(false);
     if (err.status !== 401) showAlert(`Could not start: ${err.text ?? err.message}`);
+  }
+}
+
+/** A compare run from the history, its members replayed side by side with their results. */
+async function openCompare(record) {
+  state.watcher?.close();
+  state.runId = undefined;
+  $("alert").hidden = true;
+  setStatus("");
+  try {
+    await createCompare($("output"), { api, watchRun, createTranscript }).show(record, record.prompt);
+  } finally {
+    loadRuns().catch(() => {});
   }
 }
 

@@ -86,7 +86,10 @@ function outcome(box, { ok, text, files = [] }) {
  */
 export function createCompare(root, { api, watchRun, createTranscript }) {
   async function start(body) {
-    const { groupId, members } = await post(api, "/compare", body);
+    await show(await post(api, "/compare", body), body.prompt);
+  }
+  /** A compare run already started (or ended: its members' logs replay), by its id and members. */
+  async function show({ groupId, members }, prompt) {
     root.replaceChildren();
     root.classList.remove("transcript");
     const state = el("span", { className: "compare-state", role: "status", textContent: `Comparing ${members.length} runs…` });
@@ -96,7 +99,7 @@ export function createCompare(root, { api, watchRun, createTranscript }) {
     const view = el(
       "div",
       { className: "compare transcript" },
-      el("div", { className: "prompt" }, el("span", { className: "who", textContent: "You" }), el("p", { textContent: body.prompt ?? "" })),
+      el("div", { className: "prompt" }, el("span", { className: "who", textContent: "You" }), el("p", { textContent: prompt ?? "" })),
       el("div", { className: "compare-bar" }, state, cancel),
       el("div", { className: "compare-cols" }, ...columns.map((c) => c.node)),
     );
@@ -110,7 +113,7 @@ export function createCompare(root, { api, watchRun, createTranscript }) {
     state.textContent = "All runs finished: compare their results and apply the one you want.";
     showResults(diff, columns, { api, groupId, state });
   }
-  return { start };
+  return { start, show };
 }
 
 /** Streams one member into its column until its run.finished (or its stream is lost for good). */

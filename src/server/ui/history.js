@@ -41,6 +41,7 @@ function shortPath(path) {
 }
 
 function entry(run, onOpen, current) {
+  if (run.kind === "compare") run = { ...run, runId: run.groupId, agent: `compare: ${run.members.map((m) => m.label).join(", ")}` };
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
     "button",
@@ -54,7 +55,7 @@ function entry(run, onOpen, current) {
       "span",
       { className: "run-head" },
       el("strong", { textContent: run.agent ?? "?" }),
-      run.groupId && el("span", { className: "tag", textContent: "compare" }),
+
       run.on && el("span", { className: "tag", textContent: `on ${targetName(run.on)}`, title: run.on }),
       el("span", { className: `badge ${run.status}`, textContent: run.status }),
     ),
@@ -66,7 +67,7 @@ function entry(run, onOpen, current) {
   return el("li", {}, button);
 }
 
-/** Shows `runs` (GET /api/runs summaries); `onOpen(summary)` when one is chosen; `current` is marked. */
+/** Shows `runs` (GET /api/runs records: runs, and compare runs as one each); `onOpen(record)` when one is chosen; `current` is marked. */
 export function renderHistory(runs, onOpen, current) {
   const list = $("runs");
   list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));

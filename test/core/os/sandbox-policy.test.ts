@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, lstatSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chooseSandbox, type Support } from "../../../src/core/os/sandbox/choose.ts";
+import { chooseSandbox, type Support, sandboxSupport } from "../../../src/core/os/sandbox/choose.ts";
 import { DEVICES, gitPaths, policyFor } from "../../../src/core/os/sandbox/policy.ts";
 import { sbplString, seatbeltProfile } from "../../../src/core/os/sandbox/seatbelt.ts";
+import { prepareSandbox } from "../../../src/core/os/sandbox/wrap.ts";
 import { tmpdir } from "../../helpers.ts";
 
 describe("policyFor: what each mode may write", () => {
@@ -127,5 +128,23 @@ describe("seatbeltProfile (macOS; generated and checked here, run there)", () =>
   test("a path cannot break out of its string", () => {
     expect(sbplString('/a"b\\c')).toBe('"/a\\"b\\\\c"');
     expect(() => sbplString("/a\nb")).toThrow(/control character/);
+  });
+});
+
+describe("state folders in a folder everyone may write (/tmp)", () => {
+  const landlock = sandboxSupport().kind === "landlock";
+  test.skipIf(!landlock)("a link someone planted there is not granted; a folder of this user's is, made when missing", async () => {
+    await using tmp = tmpdir();
+    const shared = join(tmp.path, "shared");
+    mkdirSync(shared);
+    chmodSync(shared, 0o1777);
+    const planted = join(shared, "cli-locks-planted");
+    symlinkSync(join(tmp.path, "victim"), planted);
+    const fresh = join(shared, "cli-locks-fresh");
+    const policy = { writable: [planted, fresh], readOnly: [] };
+    const prepared = prepareSandbox({ kind: "landlock", policy }, ["/bin/true"], undefined, [planted, fresh]);
+    expect(prepared.cmd).not.toContain(planted);
+    expect(prepared.cmd).toContain(fresh);
+    expect(lstatSync(fresh).isDirectory()).toBe(true);
   });
 });

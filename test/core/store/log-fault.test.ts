@@ -1,6 +1,6 @@
 /** The run log on a disk that fails: storage errors, not bugs; nothing thrown at a timer; nothing lost for readers. */
 import { describe, expect, test } from "bun:test";
-import { readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { OdError } from "../../../src/core/contract/errors.ts";
 import type { OdEvent } from "../../../src/core/contract/events.ts";
@@ -111,9 +111,11 @@ describe("a log on a failing disk", () => {
   test("a run that cannot be created, and a probe of a full disk, are STORAGE errors", async () => {
     await using tmp = tmpdir();
     writeFileSync(join(tmp.path, "file"), "");
-    expect(() => new RunLog(join(tmp.path, "file", "runs"))).toThrow(expect.objectContaining({ code: "STORAGE" }));
+    // Nothing is written until a run is recorded: the run's record is what fails.
+    expect(() => new RunLog(join(tmp.path, "file", "runs")).create("r1", {})).toThrow(expect.objectContaining({ code: "STORAGE" }));
     const { state, write } = disk();
     const log = new RunLog(join(tmp.path, "runs"), { write });
+    mkdirSync(join(tmp.path, "runs"));
     writeFileSync(join(tmp.path, "runs", "r1"), ""); // a file where the run's directory goes
     expect(() => log.create("r1", {})).toThrow(expect.objectContaining({ code: "STORAGE" }));
     expect(() => log.probe()).not.toThrow();

@@ -179,6 +179,5 @@ describe("run summaries", () => {
     // A crash's torn line after run.finished changes nothing.
     appendFileSync(join(tmp.path, "r1", "events.jsonl"), '{"type":"text.de');
     expect(log.summary("r1").status).toBe("failed");
-    expect(log.recover()).toEqual([]);
   });
 });

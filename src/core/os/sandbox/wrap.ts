@@ -1,6 +1,6 @@
-import { mkdirSync, realpathSync, rmSync } from "node:fs";
+import { lstatSync, mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Sandbox } from "./choose.ts";
 import { sandboxHelper } from "./helper.ts";
 import { seatbeltCommand } from "./seatbelt.ts";
@@ -33,11 +33,37 @@ export function prepareSandbox(sandbox: Sandbox, cmd: string[], tmp: string | un
   if (tmp) mkdirSync(tmp, { mode: 0o700 });
   const cleanup = () => tmp && rmSync(tmp, { recursive: true, force: true });
   try {
-    for (const dir of stateDirs) mkdirSync(dir, { recursive: true });
-    return { cmd: sandbox.kind === "landlock" ? landlockCommand(policy, cmd) : seatbeltCommand(realPaths(policy), cmd), cleanup };
+    const refused = stateDirs.filter((dir) => !makeStateDir(dir));
+    const held = refused.length ? { ...policy, writable: policy.writable.filter((p) => !refused.includes(p)) } : policy;
+    return { cmd: sandbox.kind === "landlock" ? landlockCommand(held, cmd) : seatbeltCommand(realPaths(held), cmd), cleanup };
   } catch (err) {
     cleanup();
     throw err;
+  }
+}
+
+/**
+ * Makes a state folder of the CLI as the CLI would. One in a folder everyone may write (/tmp) must be
+ * a real folder of this user's, made now or before: a link or a folder someone else put there (to have
+ * od grant what it leads to) is not granted. False when it is not to be granted.
+ */
+function makeStateDir(dir: string): boolean {
+  let shared = false;
+  try {
+    shared = (statSync(dirname(dir)).mode & 0o1002) === 0o1002; // sticky and world-writable
+  } catch {}
+  if (!shared) {
+    mkdirSync(dir, { recursive: true });
+    return true;
+  }
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch {} // there already: checked below
+  try {
+    const st = lstatSync(dir);
+    return st.isDirectory() && st.uid === process.getuid?.();
+  } catch {
+    return false;
   }
 }
 

@@ -1,12 +1,10 @@
-import type { RunRequest } from "../core/contract/request.ts";
-import { type RunSummary, requestSummary } from "../core/store/summary.ts";
+import type { RunRequest } from "../contract/request.ts";
+import { type RunSummary, requestSummary } from "../store/summary.ts";
 
-export { noteEvent } from "../core/store/summary.ts";
-
-/** A live run's summary before its first event: what it was asked, running since now. */
-export function startSummary(runId: string, request: RunRequest): RunSummary {
-  // As the log's request.json would say it (a compare run's member: its groupId too).
-  return { ...requestSummary(runId, request as Record<string, unknown>), startedAt: Date.now() };
+/** A live run's summary before its first event: what it was asked, since now, as its request.json will say it. */
+export function startSummary(runId: string, request: RunRequest, opts: { origin?: string; groupId?: string } = {}): RunSummary {
+  const stored = { ...request, ...(opts.origin ? { origin: opts.origin } : {}), ...(opts.groupId ? { groupId: opts.groupId } : {}) };
+  return { ...requestSummary(runId, stored as Record<string, unknown>), startedAt: Date.now() };
 }
 
 /**
