@@ -11,7 +11,7 @@ import { type CachedDetections, detectCached } from "./core/agents/detect-cache.
 import { listModels as listModelsOf } from "./core/agents/models.ts";
 import type { Registry } from "./core/agents/registry.ts";
 import type { OdEvent } from "./core/contract/events.ts";
-import type { RunRequest } from "./core/contract/request.ts";
+import type { Env, RunRequest } from "./core/contract/request.ts";
 import { type PlanView, viewPlan } from "./core/run/dry-run.ts";
 import { type CreateRunOptions, createRun } from "./core/run/pipeline.ts";
 import { planRun as planFor } from "./core/run/plan.ts";
@@ -37,8 +37,6 @@ export type { CreateRunOptions } from "./core/run/pipeline.ts";
 export { createRun } from "./core/run/pipeline.ts";
 export type { RunOptions } from "./core/run/request.ts";
 export type { RetryPolicy } from "./core/run/retry.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** Library options: those of `createRun`, with the registry optional (default: the built-ins and your plugins). */
 export type RunAgentOptions = Omit<CreateRunOptions, "registry"> & { registry?: Registry };

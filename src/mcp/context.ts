@@ -2,11 +2,9 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import type { OdEvent } from "../core/contract/events.ts";
-import type { RunRequest } from "../core/contract/request.ts";
+import type { Env, RunRequest } from "../core/contract/request.ts";
 import type { Slots } from "../core/run/slots.ts";
 import type { McpPolicy } from "./roots.ts";
-
-export type Env = Record<string, string | undefined>;
 
 /**
  * Drives a run's events to their end and keeps them in od's history: `od mcp` records them in

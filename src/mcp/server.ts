@@ -1,10 +1,11 @@
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Env } from "../core/contract/request.ts";
 import { odHome } from "../core/os/paths.ts";
 import { VERSION } from "../core/os/version.ts";
 import { recordRun, storedRequest } from "../core/store/record.ts";
 import { RunLog } from "../core/store/run-log.ts";
-import type { Env, Keeper, McpDeps } from "./context.ts";
+import type { Keeper, McpDeps } from "./context.ts";
 import { registerCancelRun } from "./tools/cancel-run.ts";
 import { registerListAgents } from "./tools/list-agents.ts";
 import { registerRunAgent } from "./tools/run-agent.ts";

@@ -1,6 +1,7 @@
 import { OdError } from "../contract/errors.ts";
 import { OdEvent, type OdEventBody } from "../contract/events.ts";
-import type { Env, Loop, LoopSettings } from "../contract/loop.ts";
+import type { Loop, LoopSettings } from "../contract/loop.ts";
+import type { Env } from "../contract/request.ts";
 import { type Frame, TailBuffer } from "../os/lines.ts";
 import type { AgentProcess, Exit } from "../os/process.ts";
 import { DEFAULT_LADDER, type Ladder } from "../os/process-group.ts";
