@@ -59,11 +59,3 @@ export function parseToolInput(json: string): unknown {
     return { [UNPARSED]: json.slice(0, 1000) };
   }
 }
-
-export function num(v: unknown): number | undefined {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
-}
-
-export function rec(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}

@@ -2,16 +2,29 @@
 
 export type Rec = Record<string, unknown>;
 
+/** A JSON object (not null, not an array), or undefined. */
 export function asRecord(v: unknown): Rec | undefined {
   return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Rec) : undefined;
+}
+
+/** A JSON object, or an empty one: for reading fields down a path (`rec(rec(data.message).usage)`). */
+export function rec(v: unknown): Rec {
+  return asRecord(v) ?? {};
 }
 
 export function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
+/** A finite number, whatever its sign (an exit code, a status, an index); anything else is undefined. */
 export function num(v: unknown): number | undefined {
   return typeof v === "number" && Number.isFinite(v) ? v : undefined;
+}
+
+/** A finite number that can be a count (tokens, a cost): non-negative; anything else is undefined. */
+export function count(v: unknown): number | undefined {
+  const n = num(v);
+  return n !== undefined && n >= 0 ? n : undefined;
 }
 
 /** JSON.parse that answers undefined instead of throwing. */
