@@ -9,8 +9,8 @@ import { OdError } from "./core/contract/errors.ts";
 import { VERSION } from "./core/os/version.ts";
 import { classifyStderr, classifyText, errorFromText } from "./core/protocols/classify-text.ts";
 // For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
-import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./core/protocols/claude-stream.ts";
-import { arr, asRecord, num, str, textOf } from "./core/protocols/parse-helpers.ts";
+import { claudeStream, errorOnce, failedResultText, toolCallOnce } from "./core/protocols/claude-stream.ts";
+import { arr, asRecord, num, parseToolInput, str, textOf } from "./core/protocols/parse-helpers.ts";
 
 /** The same members as one object: a factory plugin's argument, and the virtual module "od" (built in core, so a plugin's own thread gives its plugin the same one). */
 export { pluginApi } from "./core/agents/plugin-api.ts";

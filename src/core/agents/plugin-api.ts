@@ -8,8 +8,8 @@ import { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import { VERSION } from "../os/version.ts";
 import { classifyStderr, classifyText, errorFromText } from "../protocols/classify-text.ts";
-import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "../protocols/claude-stream.ts";
-import { arr, asRecord, num, str, textOf } from "../protocols/parse-helpers.ts";
+import { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../protocols/claude-stream.ts";
+import { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
 
 export const pluginApi = {
   classifyStderr,

@@ -1,10 +1,10 @@
 import { OdError } from "../contract/errors.ts";
 import { errorFromText } from "../protocols/classify-text.ts";
-import { count, rec, safeJson } from "../protocols/parse-helpers.ts";
+import { count, parseToolInput, rec, safeJson } from "../protocols/parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
-import { type Client, parseToolInput, type TurnResult } from "./types.ts";
+import type { Client, TurnResult } from "./types.ts";
 
 /** Output tokens per response: within every current Claude model's limit. */
 export const MAX_OUTPUT_TOKENS = 8192;

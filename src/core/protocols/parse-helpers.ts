@@ -36,6 +36,20 @@ export function safeJson(text: string): unknown {
   }
 }
 
+/** Where a tool input that is no JSON object is kept (JSON cut short by an output limit): its first 1,000 characters. */
+export const UNPARSED = "_partial";
+
+/**
+ * A tool call's input from its streamed JSON, always an object. With no JSON, the first non-empty
+ * `whole` input (the block's start, a wrapper), else `{}`; with JSON that is cut short or no
+ * object, that same input, else the text under `_partial` (which od's own tools refuse).
+ */
+export function parseToolInput(json: string, ...whole: unknown[]): Rec {
+  const known = whole.map(asRecord).find((w) => w !== undefined && Object.keys(w).length > 0);
+  if (!json.trim()) return known ?? {};
+  return asRecord(safeJson(json)) ?? known ?? { [UNPARSED]: json.slice(0, 1000) };
+}
+
 export function arr(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];
 }

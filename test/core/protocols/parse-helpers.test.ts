@@ -1,10 +1,11 @@
 /**
  * The readers every parser shares (parsers of line protocols, ACP, pi-rpc and od's own API loop).
  * Two `num`s used to disagree on negatives: a number is read whatever its sign (an exit code of -1
- * is -1), and a count (tokens, a cost) is a number that is not negative.
+ * is -1), and a count (tokens, a cost) is a number that is not negative. Two `parseToolInput`s
+ * (od's API loop's and the stream-json parser's) are one: a tool's input is always an object.
  */
 import { describe, expect, test } from "bun:test";
-import { asRecord, count, num, rec } from "../../../src/core/protocols/parse-helpers.ts";
+import { asRecord, count, num, parseToolInput, rec } from "../../../src/core/protocols/parse-helpers.ts";
 
 const numbers: Array<[string, unknown, number | undefined, number | undefined]> = [
   // what, value, num, count
@@ -51,4 +52,24 @@ describe("asRecord and rec", () => {
   test("rec reads down a path that is not there", () => {
     expect(rec(rec(rec(undefined).message).usage).input_tokens).toBeUndefined();
   });
+});
+
+const cut = `{"path": "${"x".repeat(1500)}`;
+const inputs: Array<[string, string, unknown[], unknown]> = [
+  // what, the streamed JSON, the whole inputs known otherwise, the input
+  ["no JSON and nothing else", "", [], {}],
+  ["blank JSON", "  \n", [], {}],
+  ["no JSON: the input the block started with", "", [{ path: "a" }], { path: "a" }],
+  ["no JSON: an empty start input gives way to the wrapper's", "", [{}, { path: "b" }], { path: "b" }],
+  ["no JSON: inputs that are no object are passed over", "", ["x", [1], null, { path: "c" }], { path: "c" }],
+  ["whole JSON wins over what else is known", '{"path":"d"}', [{ path: "e" }], { path: "d" }],
+  ["JSON cut short, nothing else: the text under _partial", '{"path": "x', [], { _partial: '{"path": "x' }],
+  ["JSON cut short: the input known otherwise", '{"path": "x', [{ path: "f" }], { path: "f" }],
+  ["JSON that is no object: under _partial", "[1, 2]", [], { _partial: "[1, 2]" }],
+  ["a string of JSON: under _partial", '"abc"', [], { _partial: '"abc"' }],
+  ["a long cut: its first 1,000 characters", cut, [], { _partial: cut.slice(0, 1000) }],
+];
+
+describe("parseToolInput", () => {
+  for (const [what, json, whole, input] of inputs) test(what, () => expect(parseToolInput(json, ...whole)).toEqual(input as never));
 });
