@@ -7,16 +7,17 @@ export const OD_SOURCE = [process.execPath, join(ROOT, "src/main.ts")];
 
 /**
  * A community plugin's source: an adapter over the fake agent ({"t":"text","v":...} lines), with
- * `parse` and `invoke` bodies to vary. `parse` gets (r, s, line); `invoke` gets ctx.
+ * `parse` and `invoke` bodies to vary. `parse` gets (r, s, line); `invoke` gets ctx. It imports the
+ * API from `od/plugin` unless `from` says `od`.
  */
 export function pluginSource(
   id: string,
-  opts: { parse?: string; invoke?: string; finish?: string; top?: string; format?: "text" } = {},
+  opts: { parse?: string; invoke?: string; finish?: string; top?: string; format?: "text"; from?: "od/plugin" | "od" } = {},
 ): string {
   const parse =
     opts.parse ?? `return r && r.t === "text" ? [{ type: "text.delta", id: "t", text: r.v }] : [{ type: "raw", stream: "stdout", line }];`;
   const invoke = opts.invoke ?? `return { argv: [], stdin: ctx.prompt };`;
-  return `import { defineAdapter, defineLinesProtocol } from "od";
+  return `import { defineAdapter, defineLinesProtocol } from "${opts.from ?? "od/plugin"}";
 ${opts.top ?? ""}
 export default defineAdapter({
   id: "${id}", name: "${id} plugin", install: "nothing", bin: "${id}",
