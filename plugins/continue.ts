@@ -1,4 +1,4 @@
-import { asRecord, classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, type OdEventBody, str } from "../src/plugin.ts";
+import { asRecord, classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, flag, type OdEventBody, str } from "../src/plugin.ts";
 
 /**
  * Continue CLI (`@continuedev/cli`, `cn`) headless: `cn --format json -p`, the prompt on stdin
@@ -59,7 +59,7 @@ export default defineAdapter({
   capabilities: { streaming: false, resume: false, readOnly: true, skills: "prompt" },
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
-    argv: ["--format", "json", ...(ctx.model ? ["--model", ctx.model] : []), ...MODE_ARGS[ctx.mode], "-p"],
+    argv: ["--format", "json", ...flag("--model", ctx.model), ...MODE_ARGS[ctx.mode], "-p"],
     stdin: ctx.prompt,
   }),
   protocol: defineLinesProtocol({ createState: () => ({}), parse }),

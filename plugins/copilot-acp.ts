@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAdapter, flag } from "../src/plugin.ts";
 import copilot from "./copilot/index.ts";
 import { AGENT } from "./copilot/parse.ts";
 
@@ -45,12 +45,7 @@ export default defineAdapter({
   skillTarget: "AGENTS.md",
   prompt: { via: "protocol" },
   invoke: (ctx) => ({
-    argv: [
-      "--acp",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...MODE_ARGS[ctx.mode],
-    ],
+    argv: ["--acp", ...flag("--model", ctx.model), ...flag("--reasoning-effort", ctx.effort), ...MODE_ARGS[ctx.mode]],
     env: ctx.mode === "full" ? undefined : { COPILOT_ALLOW_ALL: "false" },
   }),
   protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },

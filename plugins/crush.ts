@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, type OdEventBody } from "../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag, type OdEventBody } from "../src/plugin.ts";
 
 /**
  * Crush (Charm's `crush`, npm `@charmland/crush`) non-interactive: `crush run --quiet`, the prompt
@@ -105,7 +105,7 @@ export default defineAdapter({
     argv: [
       "run",
       "--quiet",
-      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...flag("--model", ctx.model),
       // Its database in the run's private folder where read-only leaves it none in the project (root.go: --data-dir).
       ...(ctx.mode === "read-only" && ctx.tmpDir ? ["--data-dir", `${ctx.tmpDir}/crush`] : []),
     ],

@@ -1,4 +1,4 @@
-import { type Classification, type ClassifyContext, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, type ClassifyContext, classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -62,7 +62,7 @@ export default defineAdapter({
       // Implies --stream-json and adds thinking blocks; no IDE context in a headless run.
       "--stream-json-thinking",
       "--no-ide",
-      ...(ctx.model ? ["--mode", ctx.model] : []),
+      ...flag("--mode", ctx.model),
       ...(ctx.mode === "full" ? ["--dangerously-allow-all"] : []),
       "--execute",
     ],

@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -67,9 +67,9 @@ export default defineAdapter({
       "exec",
       "--output-format",
       "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--session-id", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--reasoning-effort", ctx.effort),
+      ...flag("--session-id", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, MISSING_KEY, parse } from "./parse.ts";
 
 /**
@@ -71,8 +71,8 @@ export default defineAdapter({
       "-p",
       "--output-format",
       "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--conversation", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--conversation", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

@@ -25,3 +25,4 @@ export { classifyStderr, classifyText, errorFromText } from "../protocols/classi
 export type { ClaudeStreamOptions, ClaudeStreamState } from "../protocols/claude-stream.ts";
 export { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../protocols/claude-stream.ts";
 export { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
+export { flag, parseVersion, VERSION_PATTERN } from "./adapter-helpers.ts";
