@@ -8,7 +8,7 @@
  * @example A line-protocol adapter: the prompt on stdin, one JSON record per stdout line.
  * ```ts
  * // ~/.open-design/plugins/my-agent.ts
- * import { defineAdapter, defineLinesProtocol, str } from "od/plugin";
+ * import { defineAdapter, defineLinesProtocol, flag, str } from "od/plugin";
  *
  * export default defineAdapter({
  *   id: "my-agent",
@@ -17,12 +17,32 @@
  *   bin: "my-agent",
  *   capabilities: { streaming: true, resume: false, readOnly: false },
  *   prompt: { via: "stdin" },
- *   invoke: (ctx) => ({ argv: ["--json"], stdin: ctx.prompt }),
+ *   invoke: (ctx) => ({ argv: ["--json", ...flag("--model", ctx.model)], stdin: ctx.prompt }),
  *   protocol: defineLinesProtocol({
  *     createState: () => ({}),
  *     parse: (record: any, _state, line) =>
  *       record?.type === "text" ? [{ type: "text.delta", id: "0", text: str(record.text) ?? "" }] : [{ type: "raw", stream: "stdout", line }],
  *   }),
+ * });
+ * ```
+ *
+ * @example An ACP adapter: the preset (prompt over ACP, the `acp` driver, `--version`, stderr
+ * classified, streaming and relayed approvals) plus what is the agent's own.
+ * ```ts
+ * // ~/.open-design/plugins/my-acp-agent.ts
+ * import { defineAcpAgent } from "od/plugin";
+ *
+ * export default defineAcpAgent({
+ *   id: "my-acp-agent",
+ *   name: "My ACP Agent",
+ *   login: "run `my-acp-agent login`",
+ *   install: "npm install -g my-acp-agent",
+ *   bin: "my-acp-agent",
+ *   state: [".my-acp-agent/"], // where it keeps its config and sessions (what the sandbox lets it write)
+ *   argv: ["acp"], // what starts its ACP server
+ *   // The session's `mode` option per od mode; a mode the agent does not offer is refused.
+ *   modes: { "read-only": "plan", edit: "default" },
+ *   capabilities: { resume: true, readOnly: true },
  * });
  * ```
  */

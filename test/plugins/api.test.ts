@@ -11,7 +11,7 @@ import * as listed from "../../src/core/agents/plugin-api.ts";
 import * as published from "../../src/plugin.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../helpers.ts";
 import { runAgent } from "../support/run.ts";
-import { pluginSource, writePlugins } from "./support.ts";
+import { docExamples, pluginSource, writePlugins } from "./support.ts";
 
 const members = Object.keys(published).sort();
 /** A plugin's line that names the members it was given (`od` is the module's namespace, or the factory's argument). */
@@ -61,5 +61,19 @@ describe("the plugin API", () => {
     const registry = await loadRegistry([dir]);
     expect(registry.errors).toEqual([]);
     expect(registry.get("factory-agent")?.adapter.install).toBe(members.join(","));
+  });
+
+  test("the adapters src/plugin.ts shows as examples load as community plugins", async () => {
+    await using tmp = tmpdir();
+    const examples = docExamples(join(ROOT, "src/plugin.ts"));
+    expect(examples.map((e) => e.name)).toEqual(["my-agent.ts", "my-acp-agent.ts"]);
+    const registry = await loadRegistry([writePlugins(tmp.path, Object.fromEntries(examples.map((e) => [e.name, e.code])))]);
+    expect(registry.errors).toEqual([]);
+    const line = registry.get("my-agent")!.adapter;
+    expect(line.invoke({ prompt: "p", cwd: "/", mode: "edit", bin: "my-agent", model: "m" })).toEqual({
+      argv: ["--json", "--model", "m"],
+      stdin: "p",
+    });
+    expect(registry.get("my-acp-agent")?.adapter.protocol).toMatchObject({ kind: "driver", driver: "acp" });
   });
 });

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT } from "../helpers.ts";
 
@@ -48,4 +48,21 @@ export function jsonLines(text: string): Array<Record<string, unknown>> {
     .split("\n")
     .filter((l) => l.startsWith("{"))
     .map((l) => JSON.parse(l));
+}
+
+/** The code blocks of a source file's TSDoc `@example`s, each with the file name its first line gives (`// ~/…/plugins/<name>`). */
+export function docExamples(path: string): Array<{ name: string; code: string }> {
+  const text = readFileSync(path, "utf8");
+  return [...text.matchAll(/ \* ```ts\n([\s\S]*?) \* ```/g)].map((m) => {
+    const code = m[1]!.replace(/^ \*( |$)/gm, "");
+    return { name: code.match(/^\/\/ \S*\/plugins\/(\S+)/)?.[1] ?? "", code };
+  });
+}
+
+/** Lines of code: not blank, not a comment (`//`, or a line of a block comment). */
+export function linesOfCode(text: string): number {
+  return text.split("\n").filter((line) => {
+    const l = line.trim();
+    return l !== "" && !l.startsWith("//") && !l.startsWith("/*") && !l.startsWith("*");
+  }).length;
 }

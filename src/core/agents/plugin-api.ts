@@ -25,4 +25,6 @@ export { classifyStderr, classifyText, errorFromText } from "../protocols/classi
 export type { ClaudeStreamOptions, ClaudeStreamState } from "../protocols/claude-stream.ts";
 export { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../protocols/claude-stream.ts";
 export { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
+export type { AcpAgentInput, AcpModeOption } from "./acp-agent.ts";
+export { defineAcpAgent } from "./acp-agent.ts";
 export { flag, parseVersion, VERSION_PATTERN } from "./adapter-helpers.ts";
