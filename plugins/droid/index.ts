@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag, parseVersion } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -41,7 +41,7 @@ export default defineAdapter({
   install: "npm install -g @factory/cli",
   bin: "droid",
   // `droid --version` prints the bare version ("0.225.2").
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   state: [
     // sessions/, logs/, state/, cache/, telemetry/, host.json (+ its .tmp and .lock), settings (observed in a live run);
     // FACTORY_HOME_OVERRIDE replaces HOME for it (droid binary: FACTORY_HOME_OVERRIDE ?? HOME).
