@@ -12,13 +12,11 @@ export function flag(name: string, value: string | number | undefined): string[]
   return value === undefined || value === "" ? [] : [name, String(value)];
 }
 
-/** The version most CLIs print: the first `1.2.3`, with what is glued to it (`1.2.3-beta.1`, `2026.5.1-1`). */
-export const VERSION_PATTERN = /\d+\.\d+\.\d+[\w.-]*/;
-
 /**
  * The version in a CLI's `--version` output ("codex-acp 2.6.0", "reasonix v1.38.11", "0.36.0
- * (commit 7c61e5bb)"), by VERSION_PATTERN; undefined when there is none.
+ * (commit 7c61e5bb)"): the first `1.2.3`, with what is glued to it (`1.2.3-beta.1`, `2026.5.1-1`);
+ * undefined when there is none.
  */
 export function parseVersion(output: string): string | undefined {
-  return output.match(VERSION_PATTERN)?.[0];
+  return output.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0];
 }

@@ -27,4 +27,4 @@ export { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../prot
 export { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
 export type { AcpAgentInput, AcpModeOption } from "./acp-agent.ts";
 export { defineAcpAgent } from "./acp-agent.ts";
-export { flag, parseVersion, VERSION_PATTERN } from "./adapter-helpers.ts";
+export { flag, parseVersion } from "./adapter-helpers.ts";
