@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, type OdEventBody } from "../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, flag, type OdEventBody } from "../src/plugin.ts";
 
 /**
  * Aider (a Python package: `aider-chat` on PyPI, not on npm) with `--message-file`: it answers once and
@@ -122,7 +122,7 @@ export default defineAdapter({
       "--no-show-model-warnings",
       "--no-check-update",
       "--no-show-release-notes",
-      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...flag("--model", ctx.model),
       ...MODES[ctx.mode],
       ...(ctx.mode === "read-only" && ctx.tmpDir
         ? ["--chat-history-file", `${ctx.tmpDir}/aider.chat.history.md`, "--input-history-file", `${ctx.tmpDir}/aider.input.history`]

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Auggie, Augment Code's CLI, over the Agent Client Protocol: `auggie --acp` ("Enable ACP mode").
@@ -9,25 +9,17 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * edit (nothing shows that Auggie asks before it runs a command over ACP): od offers those modes
  * only where its kernel sandbox holds them, and full everywhere.
  */
-const AGENT = { name: "Auggie", login: "run `auggie login` (or set AUGMENT_SESSION_AUTH)" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "auggie",
-  ...AGENT,
+  name: "Auggie",
+  login: "run `auggie login` (or set AUGMENT_SESSION_AUTH)",
   homepage: "https://docs.augmentcode.com/cli/overview",
   install: "npm install -g @augmentcode/auggie",
-  bin: "auggie",
-  // `auggie --version` prints "0.36.0 (commit 7c61e5bb)".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "auggie", // `auggie --version` prints "0.36.0 (commit 7c61e5bb)".
   state: [
     ".augment/", // .auggie.json (observed, 0.36.0 up to its login), sessions and settings: the default of --augment-cache-dir ("Defaults to ~/.augment", in its bundle)
   ],
   detect: { configDir: ".augment", auth: { envKeys: ["AUGMENT_SESSION_AUTH"] } },
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, images: true, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["--acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: false, images: true, readOnly: false, edit: false },
+  argv: ["--acp"],
 });

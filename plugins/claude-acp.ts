@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import claude from "./claude/index.ts";
 
 /**
@@ -11,41 +11,26 @@ import claude from "./claude/index.ts";
  * change, and od's policy allows edits inside the working directory only). The driver stops the
  * run if the bridge does not offer or refuses the mode. Whatever the bridge asks is answered by od's policy.
  */
-const MODES = { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "default" } };
-const AGENT = { name: "Claude Code (ACP)", login: "run `claude` and type /login, or set ANTHROPIC_API_KEY" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "claude-acp",
-  ...AGENT,
+  name: "Claude Code (ACP)",
+  login: "run `claude` and type /login, or set ANTHROPIC_API_KEY",
   homepage: "https://github.com/agentclientprotocol/claude-agent-acp",
   install: "npm install -g @agentclientprotocol/claude-agent-acp",
   bin: "claude-agent-acp",
   fallbackBins: ["claude-code-acp"],
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // The bridge runs Claude Code through its SDK: the same files as `claude` (observed in a live run).
   state: claude.state,
+  // The same keys as `claude` (the bridge runs Claude Code's SDK).
   detect: {
     configDir: ".claude",
     timeoutMs: 10_000,
     npmPackage: "@agentclientprotocol/claude-agent-acp",
-    auth: {
-      envKeys: [
-        "ANTHROPIC_API_KEY",
-        "ANTHROPIC_AUTH_TOKEN",
-        "CLAUDE_CODE_OAUTH_TOKEN",
-        "CLAUDE_CODE_USE_BEDROCK",
-        "CLAUDE_CODE_USE_VERTEX",
-      ],
-    },
+    auth: { envKeys: claude.detect.auth.envKeys },
   },
   // The session lists its models (and a `model` option); od selects among those over ACP.
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "native" },
+  capabilities: { resume: true, images: true, readOnly: true, skills: "native" },
   skillTarget: ".claude/skills",
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: [] }),
   // The session's permission mode is set before the prompt; od refuses to run if the bridge does not offer it.
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  modes: { "read-only": "plan", edit: "default" },
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import codex from "./codex/index.ts";
 
 /**
@@ -10,17 +10,15 @@ import codex from "./codex/index.ts";
  * sets the session's `mode` option to "read-only" (the driver stops the run if the bridge does
  * not offer or refuses it).
  */
-const AGENT = { name: "Codex (ACP)", login: "run `codex login` (or set CODEX_API_KEY / OPENAI_API_KEY)" };
 const START_MODE = { "read-only": "read-only", edit: "workspace-write", full: "agent-full-access" } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "codex-acp",
-  ...AGENT,
+  name: "Codex (ACP)",
+  login: "run `codex login` (or set CODEX_API_KEY / OPENAI_API_KEY)",
   homepage: "https://github.com/agentclientprotocol/codex-acp",
   install: "npm install -g @agentclientprotocol/codex-acp",
-  bin: "codex-acp",
-  // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "codex-acp", // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
   // The bridge runs codex's own core: the same CODEX_HOME files as `codex` (observed in a live run).
   state: codex.state,
   detect: {
@@ -30,15 +28,11 @@ export default defineAdapter({
     auth: { envKeys: ["CODEX_API_KEY", "OPENAI_API_KEY"] },
   },
   // The session's `model` option lists Codex's models (reasoning effort is a separate option).
-  models: [],
-  efforts: [],
   // Codex reads AGENTS.md in the working directory (checked against the model stub).
   // codex app-server's sandbox is Codex's bubblewrap, which cannot start inside od's (see codex/index.ts).
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, ownSandbox: true, skills: "file" },
+  capabilities: { resume: true, images: true, readOnly: true, ownSandbox: true, skills: "file" },
   skillTarget: "AGENTS.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: [], env: { INITIAL_AGENT_MODE: START_MODE[ctx.mode] } }),
+  env: (ctx) => ({ INITIAL_AGENT_MODE: START_MODE[ctx.mode] }),
   // Read-only runs set codex-acp's "read-only" preset in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "mode", value: "read-only" } } } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  modes: { "read-only": "read-only" },
 });

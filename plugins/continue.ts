@@ -1,4 +1,14 @@
-import { asRecord, classifyStderr, defineAdapter, defineLinesProtocol, errorFromText, type OdEventBody, str } from "../src/plugin.ts";
+import {
+  asRecord,
+  classifyStderr,
+  defineAdapter,
+  defineLinesProtocol,
+  errorFromText,
+  flag,
+  type OdEventBody,
+  parseVersion,
+  str,
+} from "../src/plugin.ts";
 
 /**
  * Continue CLI (`@continuedev/cli`, `cn`) headless: `cn --format json -p`, the prompt on stdin
@@ -49,7 +59,7 @@ export default defineAdapter({
   install: "npm install -g @continuedev/cli",
   bin: "cn",
   // `cn --version` prints the bare version ("1.5.47").
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   state: [
     "{CONTINUE_GLOBAL_DIR:-.continue}/", // sessions/, logs/cn.log, index/, permissions.yaml (observed in a live run); CONTINUE_GLOBAL_DIR in its bundle
   ],
@@ -59,7 +69,7 @@ export default defineAdapter({
   capabilities: { streaming: false, resume: false, readOnly: true, skills: "prompt" },
   prompt: { via: "stdin" },
   invoke: (ctx) => ({
-    argv: ["--format", "json", ...(ctx.model ? ["--model", ctx.model] : []), ...MODE_ARGS[ctx.mode], "-p"],
+    argv: ["--format", "json", ...flag("--model", ctx.model), ...MODE_ARGS[ctx.mode], "-p"],
     stdin: ctx.prompt,
   }),
   protocol: defineLinesProtocol({ createState: () => ({}), parse }),

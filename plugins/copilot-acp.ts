@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent, flag } from "../src/plugin.ts";
 import copilot from "./copilot/index.ts";
 import { AGENT } from "./copilot/parse.ts";
 
@@ -24,11 +24,9 @@ import { AGENT } from "./copilot/parse.ts";
  *
  * The session lists no models, so `--model` and `--reasoning-effort` go on the command line.
  */
-const MODE = "https://agentclientprotocol.com/protocol/session-modes#";
-const MODES = { "read-only": { configId: "mode", value: `${MODE}plan` }, edit: { configId: "allow_all", value: "off" } };
 const MODE_ARGS = { "read-only": ["--disallow-temp-dir"], edit: ["--disallow-temp-dir"], full: ["--allow-all-tools"] } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "copilot-acp",
   name: "GitHub Copilot CLI (ACP)",
   login: AGENT.login,
@@ -41,18 +39,10 @@ export default defineAdapter({
   models: copilot.models,
   efforts: copilot.efforts,
   // Images go as ACP image blocks (promptCapabilities.image); session/load takes a session back.
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { images: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "AGENTS.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({
-    argv: [
-      "--acp",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...MODE_ARGS[ctx.mode],
-    ],
-    env: ctx.mode === "full" ? undefined : { COPILOT_ALLOW_ALL: "false" },
-  }),
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
+  argv: (ctx) => ["--acp", ...flag("--model", ctx.model), ...flag("--reasoning-effort", ctx.effort), ...MODE_ARGS[ctx.mode]],
+  env: (ctx) => (ctx.mode === "full" ? undefined : { COPILOT_ALLOW_ALL: "false" }),
+  modes: { "read-only": "https://agentclientprotocol.com/protocol/session-modes#plan", edit: { configId: "allow_all", value: "off" } },
   classify: copilot.classify,
 });

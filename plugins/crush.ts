@@ -1,4 +1,12 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, type OdEventBody } from "../src/plugin.ts";
+import {
+  type Classification,
+  classifyStderr,
+  defineAdapter,
+  defineLinesProtocol,
+  flag,
+  type OdEventBody,
+  parseVersion,
+} from "../src/plugin.ts";
 
 /**
  * Crush (Charm's `crush`, npm `@charmland/crush`) non-interactive: `crush run --quiet`, the prompt
@@ -59,7 +67,7 @@ export default defineAdapter({
   install: "npm install -g @charmland/crush",
   bin: "crush",
   // fang's `--version` prints "crush version v0.90.0".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   // Crush keeps its database in the project, <cwd>/.crush (crush.db, logs) unless --data-dir says
   // otherwise (internal/config/load.go): in read-only mode od passes the run's private folder.
   state: [
@@ -105,7 +113,7 @@ export default defineAdapter({
     argv: [
       "run",
       "--quiet",
-      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...flag("--model", ctx.model),
       // Its database in the run's private folder where read-only leaves it none in the project (root.go: --data-dir).
       ...(ctx.mode === "read-only" && ctx.tmpDir ? ["--data-dir", `${ctx.tmpDir}/crush`] : []),
     ],

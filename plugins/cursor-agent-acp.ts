@@ -1,6 +1,6 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import { CURSOR_AUTH, CURSOR_STATE } from "./cursor-agent/index.ts";
-import { AGENT as CURSOR } from "./cursor-agent/parse.ts";
+import { AGENT } from "./cursor-agent/parse.ts";
 
 /**
  * Cursor Agent over the Agent Client Protocol: `cursor-agent acp` (Cursor's docs: "Use `agent acp`
@@ -20,34 +20,25 @@ import { AGENT as CURSOR } from "./cursor-agent/parse.ts";
  *   and od's policy answers (edit mode runs no command); edits inside the project are Cursor's own.
  * - full: `agent` too, and od allows whatever Cursor asks (`--force` is print mode's, not ACP's).
  */
-const MODES = {
-  "read-only": { configId: "mode", value: "ask" },
-  edit: { configId: "mode", value: "agent" },
-  full: { configId: "mode", value: "agent" },
-};
-const AGENT = { name: "Cursor Agent (ACP)", login: CURSOR.login };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "cursor-agent-acp",
-  ...AGENT,
+  name: "Cursor Agent (ACP)",
+  login: AGENT.login,
   homepage: "https://cursor.com/docs/cli/using",
   install: "curl https://cursor.com/install -fsS | bash",
   bin: "cursor-agent",
+  version: { args: ["--version"] }, // as `cursor-agent`'s: detection reads the version by its own pattern
   state: CURSOR_STATE,
   detect: { configDir: ".cursor", timeoutMs: 10_000, auth: CURSOR_AUTH },
   // The session's `model` option lists Cursor's models (ids with their parameter block); od selects over ACP.
-  models: [],
-  efforts: [],
   // Cursor documents `--resume <chat>` and its ACP server advertises loadSession.
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { resume: true, images: true, readOnly: true, skills: "file" },
   skillTarget: ".cursor/rules/{name}.mdc",
   roleTarget: ".cursor/rules/{name}.mdc",
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
-  classify: ({ stderrTail }) => {
-    if (/not authenticated|authentication required/i.test(stderrTail))
-      return { code: "AGENT_AUTH_REQUIRED", message: "Cursor Agent is not logged in", hint: `Log in: ${AGENT.login}` };
-    return classifyStderr(stderrTail, AGENT);
+  argv: ["acp"],
+  modes: { "read-only": "ask", edit: "agent", full: "agent" },
+  classify: (ctx, byStderr) => {
+    if (!/not authenticated|authentication required/i.test(ctx.stderrTail)) return byStderr(ctx);
+    return { code: "AGENT_AUTH_REQUIRED", message: "Cursor Agent is not logged in", hint: `Log in: ${AGENT.login}` };
   },
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol, type OdEventBody } from "../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag, type OdEventBody } from "../src/plugin.ts";
 
 /**
  * DeepSeek TUI (`deepseek`, from the `deepseek-tui` crate; the npm package is now `codewhale`,
@@ -31,7 +31,7 @@ export default defineAdapter({
   prompt: { via: "argv", maxPromptArgBytes: 30_000 },
   invoke: (ctx) => ({
     // After "--": a prompt that starts with "-" is the prompt, not an option.
-    argv: ["exec", ...(ctx.mode === "full" ? ["--auto"] : []), ...(ctx.model ? ["--model", ctx.model] : []), "--", ctx.prompt],
+    argv: ["exec", ...(ctx.mode === "full" ? ["--auto"] : []), ...flag("--model", ctx.model), "--", ctx.prompt],
   }),
   protocol: defineLinesProtocol({
     format: "text",

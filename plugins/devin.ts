@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, type InvokeContext, OdError } from "../src/plugin.ts";
+import { defineAcpAgent, OdError } from "../src/plugin.ts";
 
 /**
  * Devin for Terminal (Cognition's `devin`, installed by its shell script, not from npm) over the
@@ -26,26 +26,15 @@ import { classifyStderr, defineAdapter, type InvokeContext, OdError } from "../s
  * `devin acp --help` for it, and a build without it is refused before it starts, with the update
  * command (`devin update`); older versions are also reported as outdated.
  */
-const AGENT = { name: "Devin for Terminal", login: "run `devin auth login` (or set WINDSURF_API_KEY)" };
-const MODES = { "read-only": { configId: "mode", value: "ask" }, edit: { configId: "mode", value: "accept-edits" } };
 const UPDATE = "Update Devin for Terminal with `devin update` (or reinstall: curl -fsSL https://cli.devin.ai/install.sh | bash).";
 
-function invoke(ctx: InvokeContext) {
-  // Detection scanned `devin acp --help`: without the subcommand the help has no `acp` in it.
-  if (ctx.flags && !ctx.flags.has("acp"))
-    throw new OdError("AGENT_NOT_FOUND", "This build of Devin for Terminal has no `acp` subcommand, which od drives it through", UPDATE);
-  const approvals = ctx.mode === "full" ? ["--permission-mode", "dangerous"] : [];
-  return { argv: [...approvals, "--respect-workspace-trust", "false", "acp"] };
-}
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "devin",
-  ...AGENT,
+  name: "Devin for Terminal",
+  login: "run `devin auth login` (or set WINDSURF_API_KEY)",
   homepage: "https://docs.devin.ai/cli",
   install: "curl -fsSL https://cli.devin.ai/install.sh | bash (then `devin update` to update)",
-  bin: "devin",
-  // `devin --version` prints "devin 2026.5.1-1".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "devin", // `devin --version` prints "devin 2026.5.1-1".
   state: [
     "{XDG_CONFIG_HOME:-.config}/devin/", // config.json, AGENTS.md (docs.devin.ai/cli/reference/configuration/config-file)
     "{XDG_DATA_HOME:-.local/share}/devin/", // credentials.toml (detect.auth above) and its local data
@@ -64,14 +53,15 @@ export default defineAdapter({
     },
   },
   // The session's `model` option lists Devin's models (swe-2-high, adaptive, …); od selects among them over ACP.
-  models: [],
-  efforts: [],
   // Devin documents `devin -r <id>` and its ACP server advertises loadSession: a session id goes back through session/load.
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "native" },
+  capabilities: { resume: true, images: true, readOnly: true, skills: "native" },
   // Devin reads skills from .devin/skills/<name>/SKILL.md (and ~/.config/devin/skills).
   skillTarget: ".devin/skills",
-  prompt: { via: "protocol" },
-  invoke,
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  argv: (ctx) => {
+    // Detection scanned `devin acp --help`: without the subcommand the help has no `acp` in it.
+    if (ctx.flags && !ctx.flags.has("acp"))
+      throw new OdError("AGENT_NOT_FOUND", "This build of Devin for Terminal has no `acp` subcommand, which od drives it through", UPDATE);
+    return [...(ctx.mode === "full" ? ["--permission-mode", "dangerous"] : []), "--respect-workspace-trust", "false", "acp"];
+  },
+  modes: { "read-only": "ask", edit: "accept-edits" },
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import droid from "./droid/index.ts";
 
 /**
@@ -25,34 +25,25 @@ import droid from "./droid/index.ts";
  * Resume is session/load (the agent advertises loadSession): offline too, unlike `droid exec -s`
  * (checked live). Each message comes whole (one agent_message_chunk) and no usage is reported.
  */
-const AGENT = {
-  name: "Factory Droid (ACP)",
-  login: "run `droid` and sign in, or set FACTORY_API_KEY (a custom model takes its apiKey from ~/.factory/settings.json)",
-};
 const MODES = {
   "read-only": { configId: "autonomy_level", value: "spec" },
   edit: { configId: "autonomy_level", value: "normal" },
   full: { configId: "autonomy_level", value: "auto-high" },
 };
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "droid-acp",
-  ...AGENT,
+  name: "Factory Droid (ACP)",
+  login: "run `droid` and sign in, or set FACTORY_API_KEY (a custom model takes its apiKey from ~/.factory/settings.json)",
   homepage: "https://docs.factory.ai/cli/getting-started/overview",
   install: "npm install -g @factory/cli",
-  bin: "droid",
-  // `droid --version` prints the bare version ("0.225.2").
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "droid", // `droid --version` prints the bare version ("0.225.2").
   state: droid.state, // the same binary (observed: the same folder in a live ACP run)
   detect: { configDir: ".factory", npmPackage: "@factory/cli", auth: { envKeys: ["FACTORY_API_KEY"] } },
   // The session's `model` option lists Factory's models and the custom ones (`custom:<name>-<n>`); od selects over ACP.
-  models: [],
-  efforts: [],
   // Images go as ACP image blocks (promptCapabilities.image); Droid loads .factory/skills/<name>/SKILL.md.
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "native" },
+  capabilities: { images: true, resume: true, readOnly: true, skills: "native" },
   skillTarget: ".factory/skills",
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["exec", "--output-format", "acp"] }),
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  argv: ["exec", "--output-format", "acp"],
+  modes: MODES,
 });

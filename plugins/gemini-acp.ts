@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import { AGENT, CLI } from "./gemini.ts";
 
 /**
@@ -8,7 +8,7 @@ import { AGENT, CLI } from "./gemini.ts";
  */
 const APPROVAL_MODE = { "read-only": "plan", edit: "default", full: "yolo" } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "gemini-acp",
   name: "Gemini CLI (ACP)",
   login: AGENT.login,
@@ -21,23 +21,17 @@ export default defineAdapter({
   },
   // Over ACP the model is chosen by the session's model option, from the ids Gemini lists there
   // (`od run` refuses others and names the valid ones); the command-line aliases do not apply.
-  models: [],
-  efforts: [],
   // Gemini 0.61 advertises session/load but answers "No previous sessions found" for its own ACP
   // sessions; resume through the `gemini` adapter instead.
   // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
-  capabilities: { images: true, streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { images: true, resume: false, readOnly: true, skills: "file" },
   skillTarget: "GEMINI.md",
   roleTarget: "GEMINI.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({
-    // `--acp` (older versions: `--experimental-acp`); `--skip-trust` as in headless mode.
-    argv: [
-      ctx.flags && !ctx.flags.has("--acp") ? "--experimental-acp" : "--acp",
-      "--skip-trust",
-      "--approval-mode",
-      APPROVAL_MODE[ctx.mode],
-    ],
-  }),
-  protocol: { kind: "driver", driver: "acp" },
+  // `--acp` (older versions: `--experimental-acp`); `--skip-trust` as in headless mode.
+  argv: (ctx) => [
+    ctx.flags && !ctx.flags.has("--acp") ? "--experimental-acp" : "--acp",
+    "--skip-trust",
+    "--approval-mode",
+    APPROVAL_MODE[ctx.mode],
+  ],
 });

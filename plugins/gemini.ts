@@ -5,8 +5,10 @@ import {
   defineAdapter,
   defineLinesProtocol,
   errorFromText,
+  flag,
   num,
   type OdEventBody,
+  parseVersion,
   str,
 } from "../src/plugin.ts";
 
@@ -23,7 +25,7 @@ export const CLI = {
   homepage: "https://github.com/google-gemini/gemini-cli",
   install: "npm install -g @google/gemini-cli",
   bin: "gemini",
-  version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   // tmp/<project>/chats and logs, history/, projects.json (by a temp file and a .lock folder beside it,
   // all inside ~/.gemini), settings.json (observed in a live run); GEMINI_CLI_HOME is the folder that
   // holds .gemini instead of HOME (docs/reference/configuration.md in its package).
@@ -131,8 +133,8 @@ export default defineAdapter({
       "--output-format",
       "stream-json",
       "--skip-trust",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--resume", ctx.resume),
       "--approval-mode",
       APPROVAL_MODE[ctx.mode],
     ],

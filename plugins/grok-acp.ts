@@ -1,5 +1,6 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
-import { AGENT as GROK, GROK_STATE } from "./grok/parse.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
+import grok from "./grok/index.ts";
+import { AGENT, GROK_STATE } from "./grok/parse.ts";
 
 /**
  * Grok Build (xAI's `grok`) over the Agent Client Protocol: `grok agent stdio`, its documented
@@ -22,23 +23,17 @@ import { AGENT as GROK, GROK_STATE } from "./grok/parse.ts";
  * Grok's agent mode documents sessions it can create, load and resume: `--resume` goes through
  * session/load.
  */
-const AGENT = { name: "Grok Build (ACP)", login: GROK.login };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "grok-acp",
-  ...AGENT,
+  name: "Grok Build (ACP)",
+  login: AGENT.login,
   homepage: "https://docs.x.ai/build/cli/headless-scripting",
   install: "curl -fsSL https://x.ai/cli/install.sh | bash",
   bin: "grok",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+/)?.[0] },
+  version: grok.version,
   state: GROK_STATE,
   detect: { configDir: ".grok", auth: { envKeys: ["XAI_API_KEY"], files: [{ path: "{GROK_HOME:-.grok}/auth.json" }] } },
   // The session's `model` option lists what the account can use; od selects over ACP.
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: true, readOnly: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["agent", ...(ctx.mode === "full" ? ["--always-approve"] : []), "stdio"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: true, readOnly: false },
+  argv: (ctx) => ["agent", ...(ctx.mode === "full" ? ["--always-approve"] : []), "stdio"],
 });

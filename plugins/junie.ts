@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Junie CLI (JetBrains' `junie`, installed by JetBrains' own installer, not from npm) over the
@@ -19,26 +19,20 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * - read-only: refused: Junie's read-only "Ask" mode is a picker in its UIs, not documented for ACP.
  * No resume: session/load is not documented for Junie's ACP mode.
  */
-const AGENT = { name: "Junie", login: "run `junie` and sign in with your JetBrains account" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "junie",
-  ...AGENT,
+  name: "Junie",
+  login: "run `junie` and sign in with your JetBrains account",
   homepage: "https://junie.jetbrains.com/docs/junie-cli-acp.html",
   install: "see https://junie.jetbrains.com/docs/junie-cli.html (JetBrains' installer)",
   bin: "junie",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+(\.\d+)?[\w.-]*/)?.[0] },
+  version: { parse: (out) => out.match(/\d+\.\d+(\.\d+)?[\w.-]*/)?.[0] },
   state: [
     ".junie/", // allowlist.json and the CLI's settings (junie.jetbrains.com/docs/action-allowlist-junie-cli.html)
   ],
   detect: { configDir: ".junie" },
-  models: [],
-  efforts: [],
   // Junie reads AGENTS.md-style guidelines from .junie/guidelines.md.
-  capabilities: { streaming: true, resume: false, readOnly: false, relayApprovals: true, skills: "file" },
+  capabilities: { resume: false, readOnly: false, skills: "file" },
   skillTarget: ".junie/guidelines.md",
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["--acp=true"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  argv: ["--acp=true"],
 });

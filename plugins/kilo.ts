@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Kilo (`@kilocode/cli`, an OpenCode fork) over the Agent Client Protocol: `kilo acp`. Its ACP
@@ -8,18 +8,16 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * the working directory only). Read-only sets the session's `mode` option to "ask" (the driver
  * stops the run if Kilo does not offer or refuses it).
  */
-const AGENT = { name: "Kilo", login: "run `kilo auth login` (or configure a provider in ~/.config/kilo/kilo.json)" };
 const ASK_FIRST = JSON.stringify({ edit: "ask", bash: "ask" });
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "kilo",
-  ...AGENT,
+  name: "Kilo",
+  login: "run `kilo auth login` (or configure a provider in ~/.config/kilo/kilo.json)",
   homepage: "https://kilo.ai",
   install: "npm install -g @kilocode/cli",
-  bin: "kilo",
+  bin: "kilo", // `kilo --version` prints the bare version ("7.7.7").
   fallbackBins: ["kilocode"],
-  // `kilo --version` prints the bare version ("7.7.7").
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // Kilo is an OpenCode fork with its own XDG folders (observed in a live run).
   state: [
     "{XDG_CONFIG_HOME:-.config}/kilo/", // kilo.json, .gitignore, migration markers (observed)
@@ -31,14 +29,11 @@ export default defineAdapter({
   ],
   detect: { configDir: ".config/kilo", timeoutMs: 15_000, npmPackage: "@kilocode/cli" },
   // Over ACP the model is the session's `model` option (`provider/model` ids Kilo lists there).
-  models: [],
-  efforts: [],
   // Kilo reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, images: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { resume: true, images: true, readOnly: true, skills: "file" },
   skillTarget: "AGENTS.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["acp"], env: ctx.mode === "full" ? undefined : { KILO_PERMISSION: ASK_FIRST } }),
+  argv: ["acp"],
+  env: (ctx) => (ctx.mode === "full" ? undefined : { KILO_PERMISSION: ASK_FIRST }),
   // Read-only runs set Kilo's "ask" mode (answers without changing the codebase) in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "mode", value: "ask" } } } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  modes: { "read-only": "ask" },
 });

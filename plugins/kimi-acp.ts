@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import kimi from "./kimi/index.ts";
 import { AGENT } from "./kimi/parse.ts";
 
@@ -17,9 +17,7 @@ import { AGENT } from "./kimi/parse.ts";
  * the working directory, cannot tell an edit from anything else and would deny them all. Its
  * "auto" mode runs routine commands unasked. Kimi runs here in read-only and full mode.
  */
-const MODES = { "read-only": { configId: "mode", value: "plan" }, full: { configId: "mode", value: "yolo" } };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "kimi-acp",
   name: "Kimi Code (ACP)",
   login: AGENT.login,
@@ -30,12 +28,9 @@ export default defineAdapter({
   state: kimi.state, // the same CLI (observed: the same folder in a live ACP run)
   detect: { configDir: ".kimi-code", npmPackage: "@moonshot-ai/kimi-code" },
   // The session's `model` option lists the configured aliases; od selects among them over ACP.
-  models: [],
-  efforts: [],
   // Images go as ACP image blocks (promptCapabilities.image); session/load takes a session back.
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, edit: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
+  capabilities: { images: true, resume: true, readOnly: true, edit: false },
+  argv: ["acp"],
+  modes: { "read-only": "plan", full: "yolo" },
   classify: kimi.classify,
 });

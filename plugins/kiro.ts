@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Kiro CLI (AWS's `kiro-cli`, installed by its own installer, not from npm) over the Agent Client
@@ -20,29 +20,21 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * - read-only: refused: Kiro documents no read-only mode for ACP sessions.
  * No resume: session/load is not documented for Kiro's ACP server.
  */
-const AGENT = { name: "Kiro", login: "run `kiro-cli login`" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "kiro",
-  ...AGENT,
+  name: "Kiro",
+  login: "run `kiro-cli login`",
   homepage: "https://kiro.dev/docs/cli/acp/",
   install: "curl -fsSL https://cli.kiro.dev/install | bash",
-  bin: "kiro-cli",
+  bin: "kiro-cli", // `kiro-cli --version` prints "kiro-cli 1.25.0".
   fallbackBins: ["kiro-cli-chat"],
-  // `kiro-cli --version` prints "kiro-cli 1.25.0".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
-  // ACP arrived in 1.25.0.
   state: [
     ".kiro/", // settings, agents, sessions/cli/<id>.jsonl (kiro.dev/docs/cli; openusage.sh/docs/providers/kiro)
     "{XDG_DATA_HOME:-.local/share}/kiro-cli/", // data.sqlite3, its conversation store (openusage.sh/docs/providers/kiro)
     "Library/Application Support/kiro-cli", // the same store on macOS; only when present
   ],
+  // ACP arrived in 1.25.0.
   detect: { configDir: ".kiro", minVersion: "1.25.0" },
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, readOnly: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: false, readOnly: false },
+  argv: ["acp"],
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Mux (Coder's agent workspace app, `mux`) over the Agent Client Protocol: `mux acp`. acpx's
@@ -15,25 +15,18 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * and edit only where its kernel sandbox holds them. In full mode od allows whatever it does ask.
  * No resume: session/load is not documented.
  */
-const AGENT = { name: "Mux", login: "open Mux and configure a provider" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "mux",
-  ...AGENT,
+  name: "Mux",
+  login: "open Mux and configure a provider",
   homepage: "https://github.com/coder/mux",
   install: "install Mux from https://github.com/coder/mux (its `mux` command)",
   bin: "mux",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // Mux keeps everything in one folder: sessions/, logs/, src/ (worktrees); newer builds call it
   // ~/.xum and keep ~/.mux as a legacy home (github.com/coder/mux: src/common/constants/paths.ts).
   // Neither is made here: an empty ~/.mux would become a newer build's home.
   state: [".mux", ".xum", "{MUX_ROOT}/", "{XUM_ROOT}/"],
   detect: { configDir: ".mux" },
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: false, readOnly: false, edit: false },
+  argv: ["acp"],
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * OpenClaw over the Agent Client Protocol: `openclaw acp`, a bridge to the user's running OpenClaw
@@ -9,16 +9,13 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * holds read-only or edit: od offers those modes only where its kernel sandbox holds them. (The
  * kernel holds the bridge and what it starts; a Gateway already running outside od is the user's.)
  */
-const AGENT = { name: "OpenClaw", login: "run `openclaw onboard`, then keep the Gateway running (`openclaw gateway`)" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "openclaw",
-  ...AGENT,
+  name: "OpenClaw",
+  login: "run `openclaw onboard`, then keep the Gateway running (`openclaw gateway`)",
   homepage: "https://openclaw.ai",
   install: "npm install -g openclaw",
-  bin: "openclaw",
-  // `openclaw --version` prints "OpenClaw 2026.9.6 (eb377ac)".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "openclaw", // `openclaw --version` prints "OpenClaw 2026.9.6 (eb377ac)".
   // The bridge hands every turn to the Gateway, a process od does not start; its own writes are
   // OpenClaw's state folder (docs.openclaw.ai/help/environment). Its log goes to /tmp/openclaw/,
   // whatever TMPDIR says (docs.openclaw.ai/logging), which the sandbox refuses.
@@ -27,21 +24,13 @@ export default defineAdapter({
     "{OPENCLAW_HOME}/.openclaw/", // the same folder under the home OPENCLAW_HOME names (ditto)
   ],
   detect: { configDir: ".openclaw", timeoutMs: 15_000 },
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, images: true, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => {
+  capabilities: { resume: false, images: true, readOnly: false, edit: false },
+  argv: ["acp"],
+  classify: (ctx, byStderr) => {
     // With no Gateway listening the bridge exits 1 at once: "ACP bridge failed: connect ECONNREFUSED 127.0.0.1:18789".
-    const bridge = stderrTail.match(/ACP bridge failed: (.+)/)?.[1];
-    if (bridge)
-      return {
-        code: "AGENT_ERROR",
-        message: `OpenClaw's ACP bridge could not reach the Gateway (${bridge.trim()})`,
-        hint: "Start it with `openclaw gateway` (or `openclaw daemon start`), then run again.",
-      };
-    return classifyStderr(stderrTail, AGENT);
+    const bridge = ctx.stderrTail.match(/ACP bridge failed: (.+)/)?.[1];
+    if (!bridge) return byStderr(ctx);
+    const message = `OpenClaw's ACP bridge could not reach the Gateway (${bridge.trim()})`;
+    return { code: "AGENT_ERROR", message, hint: "Start it with `openclaw gateway` (or `openclaw daemon start`), then run again." };
   },
 });

@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import opencode from "./opencode/index.ts";
 import { AGENT } from "./opencode/parse.ts";
 
@@ -17,13 +17,9 @@ import { AGENT } from "./opencode/parse.ts";
  * The driver sets the mode before the prompt and fails closed if OpenCode does not offer it.
  * Models are the session's `model` option (`provider/model` ids); its `effort` option is not set.
  */
-const PERMISSION = {
-  "read-only": JSON.stringify({ edit: "deny", bash: "deny" }),
-  edit: JSON.stringify({ edit: "ask", bash: "ask", webfetch: "ask" }),
-} as const;
-const MODES = { "read-only": { configId: "mode", value: "plan" }, edit: { configId: "mode", value: "build" } };
+const PERMISSION = { "read-only": { edit: "deny", bash: "deny" }, edit: { edit: "ask", bash: "ask", webfetch: "ask" } } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "opencode-acp",
   name: "OpenCode (ACP)",
   login: AGENT.login,
@@ -34,13 +30,11 @@ export default defineAdapter({
   version: opencode.version,
   state: opencode.state, // the same CLI (observed: the same folders in a live ACP run)
   detect: { configDir: ".config/opencode", npmPackage: "opencode-ai", timeoutMs: 15_000 },
-  models: [],
-  efforts: [],
   // OpenCode reads AGENTS.md in the working directory; images go as ACP image blocks.
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { images: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "AGENTS.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["acp"], env: ctx.mode === "full" ? undefined : { OPENCODE_PERMISSION: PERMISSION[ctx.mode] } }),
-  protocol: { kind: "driver", driver: "acp", options: { modes: MODES } },
+  argv: ["acp"],
+  env: (ctx) => (ctx.mode === "full" ? undefined : { OPENCODE_PERMISSION: JSON.stringify(PERMISSION[ctx.mode]) }),
+  modes: { "read-only": "plan", edit: "build" },
   classify: opencode.classify,
 });

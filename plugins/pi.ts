@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { classifyStderr, defineAdapter, flag } from "../src/plugin.ts";
 
 /** pi has no permission prompts: its tools run directly, so each mode is a tool allow-list. */
 const TOOLS_BY_MODE = {
@@ -54,10 +54,10 @@ export default defineAdapter({
     argv: [
       "--mode",
       "rpc",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--thinking", ctx.effort] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--thinking", ctx.effort),
       ...(ctx.mode === "full" ? [] : ["--tools", TOOLS_BY_MODE[ctx.mode]]),
-      ...(ctx.resume ? ["--session", ctx.resume] : []),
+      ...flag("--session", ctx.resume),
     ],
   }),
   protocol: { kind: "driver", driver: "pi-rpc" },

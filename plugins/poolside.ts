@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * Poolside's coding agent (`pool`, a binary distribution, not from npm) over the Agent Client
@@ -14,23 +14,16 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * its kernel sandbox holds them. In full mode od allows whatever it does ask.
  * No resume: session/load is not documented.
  */
-const AGENT = { name: "Poolside", login: "run `pool` and sign in to Poolside" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "poolside",
-  ...AGENT,
+  name: "Poolside",
+  login: "run `pool` and sign in to Poolside",
   homepage: "https://poolside.ai",
   install: "install Poolside's `pool` binary (the ACP registry lists its downloads)",
   bin: "pool",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   state: [
     "{XDG_CONFIG_HOME:-.config}/poolside/", // settings.yaml, credentials.json (docs.poolside.ai/cli/pool)
   ],
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, readOnly: false, edit: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: () => ({ argv: ["acp"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: false, readOnly: false, edit: false },
+  argv: ["acp"],
 });

@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import qoder from "./qoder/index.ts";
 import { AGENT } from "./qoder/parse.ts";
 
@@ -30,7 +30,7 @@ const MODE_ARGS = {
   full: ["--permission-mode", "bypass_permissions"],
 } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "qoder-acp",
   name: "Qoder CLI (ACP)",
   login: AGENT.login,
@@ -41,11 +41,7 @@ export default defineAdapter({
   state: qoder.state, // the same CLI (observed: the same folder in a live ACP run)
   detect: { ...qoder.detect, npmPackage: "@qoder-ai/qodercli" },
   // The session's options carry Qoder's models and reasoning effort; od selects the model over ACP.
-  models: [],
-  efforts: [],
-  capabilities: { images: true, streaming: true, resume: false, readOnly: true, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["--acp", ...MODE_ARGS[ctx.mode]] }),
-  protocol: { kind: "driver", driver: "acp" },
+  capabilities: { images: true, resume: false, readOnly: true },
+  argv: (ctx) => ["--acp", ...MODE_ARGS[ctx.mode]],
   classify: qoder.classify,
 });

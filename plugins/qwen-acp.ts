@@ -1,4 +1,4 @@
-import { defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 import { AGENT, CLI } from "./qwen/parse.ts";
 
 /**
@@ -8,20 +8,16 @@ import { AGENT, CLI } from "./qwen/parse.ts";
  */
 const APPROVAL_MODE = { "read-only": "plan", edit: "default", full: "yolo" } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "qwen-acp",
   name: "Qwen Code (ACP)",
   login: AGENT.login,
   ...CLI,
   detect: { configDir: ".qwen", npmPackage: "@qwen-code/qwen-code", auth: { envKeys: ["OPENAI_API_KEY"] } },
-  models: [],
-  efforts: [],
   // Images go as ACP image blocks (the agent advertises promptCapabilities.image).
-  capabilities: { images: true, streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { images: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "QWEN.md",
   roleTarget: "QWEN.md",
-  prompt: { via: "protocol" },
   // The model goes through ACP (session/set_model, by id or display name), where Qwen lists its models.
-  invoke: (ctx) => ({ argv: ["--acp", "--approval-mode", APPROVAL_MODE[ctx.mode]] }),
-  protocol: { kind: "driver", driver: "acp" },
+  argv: (ctx) => ["--acp", "--approval-mode", APPROVAL_MODE[ctx.mode]],
 });

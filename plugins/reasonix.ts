@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * DeepSeek Reasonix (npm `reasonix`, a Go binary) over the Agent Client Protocol: `reasonix acp`.
@@ -8,16 +8,13 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * sets `tool_approval` to "read-only" (the driver stops the run if Reasonix does not offer or
  * refuses it).
  */
-const AGENT = { name: "Reasonix", login: "run `reasonix setup` (provider keys live in ~/.reasonix/.env)" };
-
-export default defineAdapter({
+export default defineAcpAgent({
   id: "reasonix",
-  ...AGENT,
+  name: "Reasonix",
+  login: "run `reasonix setup` (provider keys live in ~/.reasonix/.env)",
   homepage: "https://github.com/esengine/DeepSeek-Reasonix",
   install: "npm install -g reasonix",
-  bin: "reasonix",
-  // `reasonix --version` prints "reasonix v1.38.11".
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  bin: "reasonix", // `reasonix --version` prints "reasonix v1.38.11".
   // Reasonix also takes config locks in /tmp/reasonix-config-locks-<hash>, whatever TMPDIR says
   // (observed), which the sandbox refuses.
   state: [
@@ -31,14 +28,10 @@ export default defineAdapter({
   stateFor: (uid) => [`/tmp/reasonix-config-locks-${new Bun.CryptoHasher("sha256").update(String(uid)).digest("hex").slice(0, 16)}/`],
   detect: { configDir: ".reasonix", npmPackage: "reasonix" },
   // The session's `model` option lists the configured `provider/model` entries.
-  models: [],
-  efforts: [],
   // Reasonix reads AGENTS.md in the working directory (checked against the model stub).
-  capabilities: { streaming: true, resume: true, readOnly: true, relayApprovals: true, skills: "file" },
+  capabilities: { resume: true, readOnly: true, skills: "file" },
   skillTarget: "AGENTS.md",
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["acp", ...(ctx.mode === "full" ? [] : ["-workspace-only"])] }),
+  argv: (ctx) => ["acp", ...(ctx.mode === "full" ? [] : ["-workspace-only"])],
   // Read-only runs set Reasonix's "read-only" tool approval in the session before the prompt; od refuses to run if it is missing.
-  protocol: { kind: "driver", driver: "acp", options: { modes: { "read-only": { configId: "tool_approval", value: "read-only" } } } },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  modes: { "read-only": { configId: "tool_approval", value: "read-only" } },
 });

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter } from "../src/plugin.ts";
+import { defineAcpAgent } from "../src/plugin.ts";
 
 /**
  * TRAE CLI (ByteDance's `traecli`, not from npm) over the Agent Client Protocol: `traecli acp
@@ -18,26 +18,20 @@ import { classifyStderr, defineAdapter } from "../src/plugin.ts";
  * - read-only: refused: TRAE documents no read-only mode for ACP sessions.
  * No resume: session/load is not documented for TRAE's ACP server.
  */
-const AGENT = { name: "TRAE CLI", login: "run `traecli` and sign in (or configure a login token)" };
 const PERMISSION_MODE = { "read-only": "default", edit: "default", full: "bypass_permissions" } as const;
 
-export default defineAdapter({
+export default defineAcpAgent({
   id: "trae",
-  ...AGENT,
+  name: "TRAE CLI",
+  login: "run `traecli` and sign in (or configure a login token)",
   homepage: "https://www.volcengine.com/docs/86677/2227871",
   install: "install TRAE CLI with TRAE's own installer (its docs: Quick start)",
   bin: "traecli",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
   // $TRAE_HOME, by default ~/.trae, holds traecli.toml.
   state: [
     "{TRAE_HOME:-.trae}/", // traecli.toml, sessions and logs: TRAE CLI's home ($TRAE_HOME, by default ~/.trae; its Quick start docs)
   ],
   detect: { configDir: ".trae" },
-  models: [],
-  efforts: [],
-  capabilities: { streaming: true, resume: false, readOnly: false, relayApprovals: true, skills: "prompt" },
-  prompt: { via: "protocol" },
-  invoke: (ctx) => ({ argv: ["--permission-mode", PERMISSION_MODE[ctx.mode], "acp", "serve"] }),
-  protocol: { kind: "driver", driver: "acp" },
-  classify: ({ stderrTail }) => classifyStderr(stderrTail, AGENT),
+  capabilities: { resume: false, readOnly: false },
+  argv: (ctx) => ["--permission-mode", PERMISSION_MODE[ctx.mode], "acp", "serve"],
 });

@@ -8,10 +8,9 @@
 import { builtinAdapters } from "../plugins/index.gen.ts";
 import { bundledSkillFiles } from "../skills/index.gen.ts";
 import { loadRegistry as loadRegistryFrom, type Registry } from "./core/agents/registry.ts";
+import type { Env } from "./core/contract/request.ts";
 import { loadSkills as loadSkillsFrom, type SkillCatalog } from "./core/skills/catalog.ts";
-import { pluginApi } from "./plugin.ts";
-
-type Env = Record<string, string | undefined>;
+import * as pluginApi from "./plugin.ts";
 
 /** Built-ins first, then every plugin directory in order (default: `pluginDirs()`); a plugin with a known id replaces it. */
 export function loadRegistry(dirs?: string[], opts: { timeoutMs?: number } = {}): Promise<Registry> {

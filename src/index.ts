@@ -1,8 +1,20 @@
 /**
- * od as a library, for Bun programs: the same pipeline the CLI and the server use.
+ * od as a library (`od`), for Bun programs: the same pipeline the CLI and the server use. A plugin
+ * (an adapter for another CLI) imports `od/plugin` instead (src/plugin.ts).
  *
- *   import { runAgent } from "od";
- *   for await (const e of runAgent({ agent: "claude", prompt: "fix the tests", cwd: "." })) console.log(e);
+ * @example Running an agent: its answer as it streams, then how the run ended.
+ * ```ts
+ * import { detectAgents, runAgent } from "od";
+ *
+ * const ready = (await detectAgents()).filter((d) => d.status === "ready").map((d) => d.id);
+ * const agent = ready.includes("claude") ? "claude" : ready[0];
+ * if (!agent) throw new Error("no agent CLI is installed and logged in (`od doctor` says why)");
+ * for await (const event of runAgent({ agent, prompt: "add a test for parseArgs", cwd: ".", mode: "edit" })) {
+ *   if (event.type === "text.delta") process.stdout.write(event.text);
+ *   if (event.type === "error") console.error(`${event.code}: ${event.message}`);
+ *   if (event.type === "run.finished") console.log(`\n${event.status} in ${event.durationMs} ms`);
+ * }
+ * ```
  */
 
 import { loadRegistry, loadSkills } from "./builtins.ts";
@@ -11,7 +23,7 @@ import { type CachedDetections, detectCached } from "./core/agents/detect-cache.
 import { listModels as listModelsOf } from "./core/agents/models.ts";
 import type { Registry } from "./core/agents/registry.ts";
 import type { OdEvent } from "./core/contract/events.ts";
-import type { RunRequest } from "./core/contract/request.ts";
+import type { Env, RunRequest } from "./core/contract/request.ts";
 import { type PlanView, viewPlan } from "./core/run/dry-run.ts";
 import { type CreateRunOptions, createRun } from "./core/run/pipeline.ts";
 import { planRun as planFor } from "./core/run/plan.ts";
@@ -37,8 +49,6 @@ export type { CreateRunOptions } from "./core/run/pipeline.ts";
 export { createRun } from "./core/run/pipeline.ts";
 export type { RunOptions } from "./core/run/request.ts";
 export type { RetryPolicy } from "./core/run/retry.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** Library options: those of `createRun`, with the registry optional (default: the built-ins and your plugins). */
 export type RunAgentOptions = Omit<CreateRunOptions, "registry"> & { registry?: Registry };

@@ -1,4 +1,12 @@
-import { type Classification, type ClassifyContext, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import {
+  type Classification,
+  type ClassifyContext,
+  classifyStderr,
+  defineAdapter,
+  defineLinesProtocol,
+  flag,
+  parseVersion,
+} from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -41,7 +49,7 @@ export default defineAdapter({
   homepage: "https://ampcode.com/",
   install: "npm install -g @ampcode/cli",
   bin: "amp",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   // `-m, --mode`: "low, medium, high, ultra, or a plugin mode … controls the model, system prompt,
   // and tool selection". Amp has no model flag; its modes are how a user picks the model.
   models: ["low", "medium", "high", "ultra"],
@@ -62,7 +70,7 @@ export default defineAdapter({
       // Implies --stream-json and adds thinking blocks; no IDE context in a headless run.
       "--stream-json-thinking",
       "--no-ide",
-      ...(ctx.model ? ["--mode", ctx.model] : []),
+      ...flag("--mode", ctx.model),
       ...(ctx.mode === "full" ? ["--dangerously-allow-all"] : []),
       "--execute",
     ],

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -72,11 +72,11 @@ export default defineAdapter({
       "--verbose",
       // Older versions lack it; without it the complete assistant records still carry everything.
       ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
-      ...(ctx.role ? ["--agent", ctx.role] : []),
-      ...(ctx.allowedTools?.length ? ["--allowedTools", ctx.allowedTools.join(",")] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--effort", ctx.effort),
+      ...flag("--resume", ctx.resume),
+      ...flag("--agent", ctx.role),
+      ...flag("--allowedTools", ctx.allowedTools?.join(",")),
       ...PERMISSIONS[ctx.mode],
     ],
     stdin: ctx.prompt,

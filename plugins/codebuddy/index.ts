@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, finish, parse } from "./parse.ts";
 
 /**
@@ -60,11 +60,11 @@ export default defineAdapter({
       "--output-format",
       "stream-json",
       ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
-      ...(ctx.allowedTools?.length ? ["--allowedTools", ctx.allowedTools.join(",")] : []),
-      ...(ctx.maxTurns ? ["--max-turns", String(ctx.maxTurns)] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--effort", ctx.effort),
+      ...flag("--resume", ctx.resume),
+      ...flag("--allowedTools", ctx.allowedTools?.join(",")),
+      ...flag("--max-turns", ctx.maxTurns),
       ...PERMISSIONS[ctx.mode],
     ],
     stdin: ctx.prompt,

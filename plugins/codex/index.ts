@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -67,10 +67,10 @@ export default defineAdapter({
       "exec",
       "--json",
       "--skip-git-repo-check",
-      ...(ctx.model ? ["--model", ctx.model] : []),
+      ...flag("--model", ctx.model),
       ...(ctx.effort ? ["-c", `model_reasoning_effort="${ctx.effort}"`] : []),
       ...SANDBOX[ctx.mode],
-      ...(ctx.resume ? ["resume", ctx.resume] : []),
+      ...(ctx.resume ? ["resume", ctx.resume] : []), // a subcommand, not a flag
     ],
     stdin: ctx.prompt,
   }),

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -67,9 +67,9 @@ export default defineAdapter({
       "--output-format",
       "json",
       "--no-ask-user",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--reasoning-effort", ctx.effort),
+      ...flag("--resume", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

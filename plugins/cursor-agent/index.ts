@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -65,8 +65,8 @@ export default defineAdapter({
       "stream-json",
       "--stream-partial-output",
       ...(ctx.flags && !ctx.flags.has("--trust") ? [] : ["--trust"]),
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--resume", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag, parseVersion } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -41,7 +41,7 @@ export default defineAdapter({
   install: "npm install -g @factory/cli",
   bin: "droid",
   // `droid --version` prints the bare version ("0.225.2").
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   state: [
     // sessions/, logs/, state/, cache/, telemetry/, host.json (+ its .tmp and .lock), settings (observed in a live run);
     // FACTORY_HOME_OVERRIDE replaces HOME for it (droid binary: FACTORY_HOME_OVERRIDE ?? HOME).
@@ -67,9 +67,9 @@ export default defineAdapter({
       "exec",
       "--output-format",
       "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--session-id", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--reasoning-effort", ctx.effort),
+      ...flag("--session-id", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

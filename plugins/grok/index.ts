@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, GROK_STATE, parse } from "./parse.ts";
 
 /**
@@ -35,9 +35,9 @@ export default defineAdapter({
       "--output-format",
       "streaming-json",
       "--no-auto-update",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--effort", ctx.effort),
+      ...flag("--resume", ctx.resume),
       ...PERMISSIONS[ctx.mode],
     ],
   }),

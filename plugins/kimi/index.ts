@@ -1,4 +1,4 @@
-import { type Classification, classifyText, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, classifyText, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -67,14 +67,7 @@ export default defineAdapter({
   capabilities: { streaming: true, resume: true, readOnly: false, edit: false, skills: "prompt" },
   prompt: { via: "argv", maxPromptArgBytes: 30_000 },
   invoke: (ctx) => ({
-    argv: [
-      "-p",
-      ctx.prompt,
-      "--output-format",
-      "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--session", ctx.resume] : []),
-    ],
+    argv: ["-p", ctx.prompt, "--output-format", "stream-json", ...flag("--model", ctx.model), ...flag("--session", ctx.resume)],
   }),
   protocol: defineLinesProtocol({ createState, parse }),
   classify: ({ stderrTail }) => classify(stderrTail),

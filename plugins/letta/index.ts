@@ -1,4 +1,4 @@
-import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { type Classification, classifyStderr, defineAdapter, defineLinesProtocol, flag, parseVersion } from "../../src/plugin.ts";
 import { AGENT, createState, MISSING_KEY, parse } from "./parse.ts";
 
 /**
@@ -48,7 +48,7 @@ export default defineAdapter({
   homepage: "https://docs.letta.com/letta-code",
   install: "npm install -g @letta-ai/letta-code",
   bin: "letta",
-  version: { args: ["--version"], parse: (out) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   // Letta Code also writes the working directory's .letta/settings.local.json after each session
   // (src/settings-manager.ts persistSession): refused in read-only, it logs the error and goes on.
   state: [
@@ -71,8 +71,8 @@ export default defineAdapter({
       "-p",
       "--output-format",
       "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--conversation", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--conversation", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     stdin: ctx.prompt,

@@ -1,4 +1,4 @@
-import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, finish, parse } from "./parse.ts";
 
 /**
@@ -69,9 +69,9 @@ export default defineAdapter({
       "--print-logs",
       "--log-level",
       "ERROR",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--variant", ctx.effort] : []),
-      ...(ctx.resume ? ["--session", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--variant", ctx.effort),
+      ...flag("--session", ctx.resume),
       ...MODE_ARGS[ctx.mode],
     ],
     env: ctx.mode === "full" ? undefined : { OPENCODE_PERMISSION: PERMISSION[ctx.mode] },

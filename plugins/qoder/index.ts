@@ -1,4 +1,4 @@
-import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, classifyText, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -52,9 +52,9 @@ export default defineAdapter({
       "-p",
       "--output-format",
       "stream-json",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.effort ? ["--reasoning-effort", ctx.effort] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--reasoning-effort", ctx.effort),
+      ...flag("--resume", ctx.resume),
       ...(ctx.allowedTools ?? []).flatMap((t) => ["--allowed-tools", t]),
       // Last: `--tools` takes every following word.
       ...MODE_ARGS[ctx.mode],

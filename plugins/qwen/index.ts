@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
 import { AGENT, CLI, createState, parse } from "./parse.ts";
 
 /**
@@ -25,8 +25,8 @@ export default defineAdapter({
       "--output-format",
       "stream-json",
       "--include-partial-messages",
-      ...(ctx.model ? ["--model", ctx.model] : []),
-      ...(ctx.resume ? ["--resume", ctx.resume] : []),
+      ...flag("--model", ctx.model),
+      ...flag("--resume", ctx.resume),
       ...(ctx.allowedTools ?? []).flatMap((t) => ["--allowed-tools", t]),
       "--approval-mode",
       APPROVAL_MODE[ctx.mode],

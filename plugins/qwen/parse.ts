@@ -7,6 +7,7 @@ import {
   num,
   type OdEventBody,
   parseToolInput,
+  parseVersion,
   str,
   toolCallOnce,
 } from "../../src/plugin.ts";
@@ -29,7 +30,7 @@ export const CLI = {
   homepage: "https://github.com/QwenLM/qwen-code",
   install: "npm install -g @qwen-code/qwen-code",
   bin: "qwen",
-  version: { args: ["--version"], parse: (out: string) => out.match(/\d+\.\d+\.\d+[\w.-]*/)?.[0] },
+  version: { args: ["--version"], parse: parseVersion },
   state: [
     "{QWEN_HOME:-.qwen}/", // projects/<cwd>/chats, tmp/, usage/, extension-store/, installation_id, settings.json rewritten (observed in a live run); QWEN_HOME (docs/configuration/settings.md in its package)
     "{QWEN_RUNTIME_DIR}/", // conversations, logs and todos when moved out of QWEN_HOME (ditto)

@@ -6,8 +6,8 @@ import { listModels, type ModelList } from "../core/agents/models.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { Mode } from "../core/contract/events.ts";
+import type { Env } from "../core/contract/request.ts";
 import { odHome } from "../core/os/paths.ts";
-import type { Env } from "../core/run/request.ts";
 import type { RunLog } from "../core/store/run-log.ts";
 import { newUpdateState, toUpdates } from "./updates.ts";
 

@@ -1,14 +1,14 @@
 import { Hono } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
+import { bundled } from "../core/os/bundle-macro.ts" with { type: "macro" };
 import { TOKEN_COOKIE } from "./security.ts";
 import compareCss from "./ui/compare.css" with { type: "text" };
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
 import transcriptCss from "./ui/transcript.css" with { type: "text" };
-import { uiBundle } from "./ui-bundle-macro.ts" with { type: "macro" };
 
 /** The page's script: its modules and their npm imports, bundled at build time. */
-const appJs: string = uiBundle("./ui/app.js");
+const appJs: string = bundled("server/ui/app.js", "browser");
 
 /**
  * The embedded web UI. The launch URL carries the token once (`/?token=…`):

@@ -134,6 +134,11 @@ describe("compare runs over HTTP", () => {
     await refused({ ...base, agents: ["fake", "fake"], cwd: "relative" }, 400, "INVALID_REQUEST");
     await refused({ ...base, agents: ["fake", "fake"], cwd: join(tmp.path, "missing") }, 400, "INVALID_REQUEST");
     await refused({ agents: ["fake", "fake"], prompt: " ", cwd: tmp.path }, 400, "INVALID_REQUEST");
+    await refused({ ...base, agents: ["fake", "fake"], cwd: "/etc/hostname" }, 400, "INVALID_REQUEST");
+    // The checks POST /runs makes too (routes/body.ts): a body that is JSON, and what it says of each.
+    const notJson = await request("/api/compare", { method: "POST", body: "{", headers: { "content-type": "application/json" } });
+    expect(notJson.status).toBe(400);
+    expect(((await notJson.json()) as { error: { message: string } }).error.message).toBe("The body is not valid JSON");
     expect((await post({ ...base, agents: ["fake", "fake"] }, { "x-od-token": "" })).status).toBe(401);
     expect((await post({ ...base, agents: ["fake", "fake"] }, { origin: "http://evil.example" })).status).toBe(403);
     expect((await request("/api/compare/no-such-group")).status).toBe(404);

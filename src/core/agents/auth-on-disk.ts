@@ -7,8 +7,7 @@
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../contract/request.ts";
 
 /**
  * A path an adapter declares: relative to HOME, absolute, or led by `{VAR}` /

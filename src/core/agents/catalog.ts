@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import type { Mode } from "../contract/events.ts";
+import type { Env } from "../contract/request.ts";
 import { probe } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Listed } from "../protocols/acp-models.ts";
@@ -23,8 +24,6 @@ import { probeAcpSession } from "../protocols/acp-probe.ts";
 import { DEFAULT_PROBE_MS } from "./detect.ts";
 import { type CatalogFields, cachedCatalog, cachedDetection, catalogCachePath, saveCatalog } from "./detect-cache.ts";
 import type { CatalogDetection, Detection, ModelCatalog } from "./detection.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** The plan stage's limit on fetching a catalog for a named model (from the fetch's start, once it has a slot). */
 export const CATALOG_CHECK_MS = 10_000;

@@ -1,14 +1,13 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
+import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
 import { PROBE_SLOW } from "./detection.ts";
-
-type Env = Record<string, string | undefined>;
 
 export const CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 

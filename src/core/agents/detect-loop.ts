@@ -1,5 +1,5 @@
 import type { Adapter } from "../contract/adapter.ts";
-import type { Env } from "../contract/loop.ts";
+import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { VERSION } from "../os/version.ts";
 import type { Detection } from "./detection.ts";

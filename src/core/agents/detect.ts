@@ -3,14 +3,13 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Adapter, AuthState } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { type ProbeResult, probe, type Slots } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import { authFromFiles } from "./auth-on-disk.ts";
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
 import { compareVersions, type DiskVersion, versionOnDisk } from "./version-on-disk.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** A probe's time limit, from its start: generous, since a slow answer on a busy machine is still an answer. */
 export const DEFAULT_PROBE_MS = 15_000;

@@ -5,12 +5,11 @@
  * `--list-models` catalog), so the web UI offered pi only "default".
  */
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { type CatalogDetection, catalogOf, hasCatalog, withCatalog } from "./catalog.ts";
 import type { Detection } from "./detect.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";
-
-type Env = Record<string, string | undefined>;
 
 export interface ModelList {
   /** "default" first: it passes no model flag, so the agent picks. */

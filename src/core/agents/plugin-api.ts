@@ -1,33 +1,30 @@
 /**
- * The API a plugin gets (`import { defineAdapter, z } from "od"`, or a factory's argument), built
- * from core alone, so a plugin's own thread (plugin-worker.ts, bundled without the rest of od)
- * can give its plugin the same module. `src/plugin.ts` publishes it, and its members by name.
+ * The plugin API, listed once: every member a plugin (built-in or community) may use. This
+ * module's exports ARE the API: `src/plugin.ts` (the package's `od/plugin`) re-exports them, and
+ * at run time the virtual modules `od/plugin` and `od` (plugin-import.ts) are this module's
+ * namespace, as is a factory plugin's argument. It is built from core alone, so a plugin's own
+ * thread (plugin-worker.ts, bundled without the rest of od) gives its plugin the same module.
  */
-import { z } from "zod";
-import { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
-import { OdError } from "../contract/errors.ts";
-import { VERSION } from "../os/version.ts";
-import { classifyStderr, classifyText, errorFromText } from "../protocols/classify-text.ts";
-import { claudeStream, errorOnce, failedResultText, parseToolInput, toolCallOnce } from "../protocols/claude-stream.ts";
-import { arr, asRecord, num, str, textOf } from "../protocols/parse-helpers.ts";
 
-export const pluginApi = {
-  classifyStderr,
-  classifyText,
-  errorFromText,
-  defineAdapter,
-  defineLinesProtocol,
-  OdError,
-  arr,
-  asRecord,
-  num,
-  str,
-  textOf,
-  version: VERSION,
-  z,
-  claudeStream,
-  errorOnce,
-  failedResultText,
-  parseToolInput,
-  toolCallOnce,
-};
+export { z } from "zod";
+export type {
+  Adapter,
+  AdapterInput,
+  Classification,
+  ClassifyContext,
+  Invocation,
+  InvokeContext,
+  LinesProtocol,
+} from "../contract/adapter.ts";
+export { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
+export { OdError } from "../contract/errors.ts";
+export type { Mode, OdEvent, OdEventBody } from "../contract/events.ts";
+export { VERSION } from "../os/version.ts";
+export { classifyStderr, classifyText, errorFromText } from "../protocols/classify-text.ts";
+// For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
+export type { ClaudeStreamOptions, ClaudeStreamState } from "../protocols/claude-stream.ts";
+export { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../protocols/claude-stream.ts";
+export { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
+export type { AcpAgentInput, AcpModeOption } from "./acp-agent.ts";
+export { defineAcpAgent } from "./acp-agent.ts";
+export { flag, parseVersion } from "./adapter-helpers.ts";

@@ -29,17 +29,25 @@ function describeOne(err: unknown): string {
 }
 
 /**
- * Registers the virtual module "od" in this thread, so plugins can `import { defineAdapter, z } from "od"`,
- * even in the compiled binary. The API is asked for when a plugin first imports the module.
+ * The names a plugin imports the API by: `od/plugin`, the one to use (the package's subpath, so an
+ * editor finds its types), and `od`, kept for plugins written before it.
+ */
+const PLUGIN_API_MODULES = ["od/plugin", "od"] as const;
+
+/**
+ * Registers the virtual modules `od/plugin` and `od` in this thread, so plugins can
+ * `import { defineAdapter, z } from "od/plugin"`, even in the compiled binary. The API is asked
+ * for when a plugin first imports either.
  */
 export function registerPluginApi(plugin: typeof Bun.plugin, api: () => Api): void {
   plugin({
     name: "od-plugin-api",
     setup(build) {
-      build.module("od", () => {
-        const exports = api();
-        return { exports: { ...exports, default: exports }, loader: "object" };
-      });
+      for (const name of PLUGIN_API_MODULES)
+        build.module(name, () => {
+          const exports = api();
+          return { exports: { ...exports, default: exports }, loader: "object" };
+        });
     },
   });
 }

@@ -22,14 +22,14 @@ interface Session {
   failed?: string;
 }
 
-// Everything below changes the thread it runs in (process.exit, the "od" module): never od's own.
+// Everything below changes the thread it runs in (process.exit, the "od/plugin" module): never od's own.
 if (Bun.isMainThread) throw new Error("plugin-worker.ts is the entry of a plugin's thread, not a module to import");
 
 let session: Session | undefined;
 let seq = 0;
 
 /** The plugin API, loaded (with zod) only when the plugin asks for it: a thread whose plugin never does starts in a few ms. */
-const api = () => (require("./plugin-api.ts") as typeof import("./plugin-api.ts")).pluginApi;
+const api = () => require("./plugin-api.ts") as Record<string, unknown>;
 registerPluginApi(plugin, api);
 
 // A plugin's stray timer that throws later is its own business, as in od's thread.

@@ -42,7 +42,7 @@ export interface RegistrySources {
 
 let apiRegistered = false;
 
-/** Registers the virtual module "od" in od's thread, once (each plugin thread registers its own). */
+/** Registers the virtual modules `od/plugin` and `od` in od's thread, once (each plugin thread registers its own). */
 function registerPluginApi(pluginApi: Record<string, unknown>): void {
   if (apiRegistered) return;
   apiRegistered = true;

@@ -2,11 +2,10 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** When nothing names an agent, the first of these that is ready is used. */
 export const PREFERENCE = ["claude", "codex", "gemini", "opencode", "cursor-agent", "copilot", "qwen", "pi", "qoder", "api"];

@@ -13,11 +13,10 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
+import type { Env } from "../contract/request.ts";
 import { findOnPath } from "../os/resolve.ts";
 import { homePath } from "./auth-on-disk.ts";
 import { resolveShimTarget } from "./npm-shim.ts";
-
-type Env = Record<string, string | undefined>;
 
 export interface DiskVersion {
   version: string;

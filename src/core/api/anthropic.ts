@@ -1,10 +1,10 @@
 import { OdError } from "../contract/errors.ts";
 import { errorFromText } from "../protocols/classify-text.ts";
-import { safeJson } from "../protocols/parse-helpers.ts";
+import { count, parseToolInput, rec, safeJson } from "../protocols/parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
-import { type Client, num, parseToolInput, rec, type TurnResult } from "./types.ts";
+import type { Client, TurnResult } from "./types.ts";
 
 /** Output tokens per response: within every current Claude model's limit. */
 export const MAX_OUTPUT_TOKENS = 8192;
@@ -34,10 +34,10 @@ export const anthropicClient: Client = async function* (req, { config, signal, n
     if (type === "message_start") {
       const u = rec(rec(data.message).usage);
       Object.assign(result.usage, {
-        inputTokens: num(u.input_tokens),
-        cacheRead: num(u.cache_read_input_tokens),
-        cacheWrite: num(u.cache_creation_input_tokens),
-        outputTokens: num(u.output_tokens),
+        inputTokens: count(u.input_tokens),
+        cacheRead: count(u.cache_read_input_tokens),
+        cacheWrite: count(u.cache_creation_input_tokens),
+        outputTokens: count(u.output_tokens),
       });
     } else if (type === "content_block_start") {
       const index = Number(data.index);
@@ -71,8 +71,8 @@ export const anthropicClient: Client = async function* (req, { config, signal, n
     } else if (type === "message_delta") {
       result.stopReason = typeof rec(data.delta).stop_reason === "string" ? String(rec(data.delta).stop_reason) : result.stopReason;
       const u = rec(data.usage);
-      if (num(u.output_tokens) !== undefined) result.usage.outputTokens = num(u.output_tokens);
-      if (num(u.input_tokens) !== undefined) result.usage.inputTokens = num(u.input_tokens);
+      if (count(u.output_tokens) !== undefined) result.usage.outputTokens = count(u.output_tokens);
+      if (count(u.input_tokens) !== undefined) result.usage.inputTokens = count(u.input_tokens);
     } else if (type === "message_stop") {
       stopped = true;
     } else if (type === "error") {

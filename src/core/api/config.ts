@@ -1,6 +1,7 @@
 import { OdError } from "../contract/errors.ts";
 import type { Mode } from "../contract/events.ts";
-import type { Env, LoopSettings } from "../contract/loop.ts";
+import type { LoopSettings } from "../contract/loop.ts";
+import type { Env } from "../contract/request.ts";
 
 export type Provider = "anthropic" | "openai";
 

@@ -2,7 +2,7 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
-import type { Env } from "../contract/loop.ts";
+import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { safeJson } from "../protocols/parse-helpers.ts";
 

@@ -2,12 +2,13 @@ import { realpathSync } from "node:fs";
 import { OdError } from "../contract/errors.ts";
 import type { Mode, OdEventBody } from "../contract/events.ts";
 import type { Loop, LoopContext } from "../contract/loop.ts";
+import { rec } from "../protocols/parse-helpers.ts";
 import { anthropicClient } from "./anthropic.ts";
 import { type ApiConfig, endpointOf, resolveConfig } from "./config.ts";
 import { addUser, type Block, loadSession, newSession, saveSession } from "./conversation.ts";
 import { openaiClient } from "./openai.ts";
 import { runTool, toolsFor } from "./tools.ts";
-import { rec, type Usage } from "./types.ts";
+import type { Usage } from "./types.ts";
 
 /**
  * od's own agent loop, for users with no agent CLI: the prompt goes to the

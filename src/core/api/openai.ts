@@ -1,10 +1,10 @@
 import { OdError } from "../contract/errors.ts";
 import { errorFromText } from "../protocols/classify-text.ts";
-import { safeJson } from "../protocols/parse-helpers.ts";
+import { count, parseToolInput, rec, safeJson } from "../protocols/parse-helpers.ts";
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
-import { type Client, num, parseToolInput, rec, type TurnResult } from "./types.ts";
+import type { Client, TurnResult } from "./types.ts";
 
 interface Call {
   id: string;
@@ -51,11 +51,11 @@ export const openaiClient: Client = async function* (req, { config, signal, note
     const u = rec(chunk.usage);
     if (Object.keys(u).length) {
       result.usage = {
-        inputTokens: num(u.prompt_tokens),
-        outputTokens: num(u.completion_tokens),
-        cacheRead: num(rec(u.prompt_tokens_details).cached_tokens),
-        reasoningTokens: num(rec(u.completion_tokens_details).reasoning_tokens),
-        costUsd: num(u.cost),
+        inputTokens: count(u.prompt_tokens),
+        outputTokens: count(u.completion_tokens),
+        cacheRead: count(rec(u.prompt_tokens_details).cached_tokens),
+        reasoningTokens: count(rec(u.completion_tokens_details).reasoning_tokens),
+        costUsd: count(u.cost),
       };
     }
     const choice = rec(Array.isArray(chunk.choices) ? chunk.choices[0] : undefined);

@@ -3,9 +3,10 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Mode } from "../contract/events.ts";
 import { inGitMetadata } from "../os/cwd-paths.ts";
+import { UNPARSED } from "../protocols/parse-helpers.ts";
 import { defineTool, type Tool, toolSpec } from "./define-tool.ts";
 import { display, inParent, kindOf, readRegular, resolveInside, ToolError } from "./sandbox.ts";
-import { type ToolSpec, UNPARSED } from "./types.ts";
+import type { ToolSpec } from "./types.ts";
 
 /** Read refuses larger files (about 64k tokens); Write and Edit refuse larger contents. */
 export const READ_CAP = 256 * 1024;

@@ -46,24 +46,3 @@ export interface ClientContext {
  * assistant's message. Throws an OdError on failure.
  */
 export type Client = (req: TurnRequest, ctx: ClientContext) => AsyncGenerator<OdEventBody, TurnResult>;
-
-/** Input that did not parse as JSON (e.g. cut off by the output limit) is kept under this key; the tool refuses it. */
-export const UNPARSED = "_unparsed_input";
-
-export function parseToolInput(json: string): unknown {
-  if (!json.trim()) return {};
-  try {
-    const v = JSON.parse(json) as unknown;
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? v : { [UNPARSED]: json.slice(0, 1000) };
-  } catch {
-    return { [UNPARSED]: json.slice(0, 1000) };
-  }
-}
-
-export function num(v: unknown): number | undefined {
-  return typeof v === "number" && Number.isFinite(v) && v >= 0 ? v : undefined;
-}
-
-export function rec(v: unknown): Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-}

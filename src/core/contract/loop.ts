@@ -1,12 +1,10 @@
 import type { OdEventBody } from "./events.ts";
-import type { ValidRequest } from "./request.ts";
+import type { Env, ValidRequest } from "./request.ts";
 
 /**
  * The contract of an agent loop od owns (the `api` adapter's, in core/api): what it is given and
  * what it yields. The run pipeline starts it in process (core/loops) as it would spawn a CLI.
  */
-
-export type Env = Record<string, string | undefined>;
 
 /** The run's settings a loop acts on, handed over typed (a spawned CLI would get them as flags). */
 export type LoopSettings = Pick<ValidRequest, "mode" | "model" | "resume" | "maxTurns">;

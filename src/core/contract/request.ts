@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { Mode } from "./events.ts";
 
+/** An environment as od reads and hands it down: the shape of `process.env`. */
+export type Env = Record<string, string | undefined>;
+
 /**
  * A value od hands a CLI as a flag's argument (a model, a session id, a role, a tool). One that
  * starts with "-" is refused: many CLIs' parsers read it as a flag of its own (`--model --yolo`),

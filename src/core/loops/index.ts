@@ -8,9 +8,10 @@
 import { apiLoop } from "../api/loop.ts";
 import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
+import { isEventBody } from "../contract/events.ts";
 import type { Loop } from "../contract/loop.ts";
 import { defineDriver } from "../protocols/driver.ts";
-import { isBody, LoopProcess, type LoopSpec } from "./transport.ts";
+import { LoopProcess, type LoopSpec } from "./transport.ts";
 
 export { LoopProcess, type LoopSpec, type Transport } from "./transport.ts";
 
@@ -52,6 +53,6 @@ export const loopDriver = defineDriver<null>({
   keepStdinOpen: false,
   idleTimeoutMs: LOOP_IDLE_MS,
   start: () => ({ state: null, send: [] }),
-  receive: (record, _state, line) => ({ events: [isBody(record) ? record : { type: "raw", stream: "stdout", line }] }),
+  receive: (record, _state, line) => ({ events: [isEventBody(record) ? record : { type: "raw", stream: "stdout", line }] }),
   abort: () => [],
 });

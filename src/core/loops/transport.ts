@@ -1,6 +1,7 @@
 import { OdError } from "../contract/errors.ts";
-import { OdEvent, type OdEventBody } from "../contract/events.ts";
-import type { Env, Loop, LoopSettings } from "../contract/loop.ts";
+import { isEventBody, type OdEventBody } from "../contract/events.ts";
+import type { Loop, LoopSettings } from "../contract/loop.ts";
+import type { Env } from "../contract/request.ts";
 import { type Frame, TailBuffer } from "../os/lines.ts";
 import type { AgentProcess, Exit } from "../os/process.ts";
 import { DEFAULT_LADDER, type Ladder } from "../os/process-group.ts";
@@ -107,7 +108,7 @@ export class LoopProcess implements Transport {
  * A loop is od's own code and emits few events, so a full parse each is cheap.
  */
 export function checked(body: unknown): OdEventBody {
-  if (isBody(body)) return body;
+  if (isEventBody(body)) return body;
   let line: string;
   try {
     line = JSON.stringify(body) ?? String(body);
@@ -115,12 +116,4 @@ export function checked(body: unknown): OdEventBody {
     line = String(body); // a cycle or a BigInt: still shown, never thrown into the pipeline
   }
   return { type: "raw", stream: "stdout", line };
-}
-
-/** A valid event body that is not one of the pipeline's run.* events. */
-export function isBody(body: unknown): body is OdEventBody {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
-  const type = (body as { type?: unknown }).type;
-  if (typeof type === "string" && type.startsWith("run.")) return false;
-  return OdEvent.safeParse({ ...body, runId: "-", seq: 0, ts: 0 }).success;
 }

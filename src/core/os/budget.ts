@@ -7,9 +7,9 @@
  */
 import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { CMD_EXE_MAX_CHARS, CREATE_PROCESS_MAX_CHARS, EXE_MARGIN, projectLaunch, SHIM_MARGIN } from "./windows.ts";
 
-type Env = Record<string, string | undefined>;
 export type BudgetAdapter = Pick<Adapter, "id" | "name"> & { prompt: Pick<Adapter["prompt"], "via" | "maxPromptArgBytes"> };
 
 /** macOS has ARG_MAX of about 1 MiB for argv and environment together, and no per-argument cap. */

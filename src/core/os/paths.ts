@@ -1,8 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
-
-type Env = Record<string, string | undefined>;
+import type { Env } from "../contract/request.ts";
 
 /** od's data directory: `$OD_HOME`, else `~/.open-design`. */
 export function odHome(env: Env = process.env): string {

@@ -2,10 +2,9 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, isAbsolute } from "node:path";
 import { type Adapter, binOverrideVar } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { userToolDirs } from "./paths.ts";
 import { whichWindows } from "./windows-path.ts";
-
-type Env = Record<string, string | undefined>;
 
 export interface Resolved {
   path: string;

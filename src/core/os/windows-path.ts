@@ -5,9 +5,8 @@
  */
 import { statSync } from "node:fs";
 import { win32 } from "node:path";
+import type { Env } from "../contract/request.ts";
 import { envValue } from "./windows.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** The extensions CreateProcess (or ComSpec, for batch files) can start, in cmd.exe's default order. */
 export const SPAWNABLE_EXTENSIONS = [".COM", ".EXE", ".BAT", ".CMD"] as const;

@@ -4,9 +4,9 @@
  * (budget.ts) measures the `commandLine` it returns, so the guard can never
  * drift from the real command line. Testable on any host with Windows paths.
  */
-import { quoteCmdArg, quoteExeArg } from "./windows-quote.ts";
 
-type Env = Record<string, string | undefined>;
+import type { Env } from "../contract/request.ts";
+import { quoteCmdArg, quoteExeArg } from "./windows-quote.ts";
 
 /** CreateProcess's `lpCommandLine` limit in UTF-16 units, the terminating NUL included. */
 export const CREATE_PROCESS_MAX_CHARS = 32_767;

@@ -3,7 +3,7 @@
 import type { OdEventBody } from "../contract/events.ts";
 import { errorFromText } from "./classify-text.ts";
 import type { ClaudeStreamState, Mapper } from "./claude-stream-types.ts";
-import { arr, asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
+import { arr, asRecord, num, parseToolInput, type Rec, str, textOf } from "./parse-helpers.ts";
 
 export const SHARED_SYSTEM: Record<string, Mapper> = {
   init: (r) => (str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)!, model: str(r.model) }] : []),
@@ -112,20 +112,6 @@ export function toolCallOnce(state: ClaudeStreamState, id: string, name: string 
   if (!id || state.calls.has(id)) return [];
   state.calls.add(id);
   return [{ type: "tool.call", id, name: name ?? "tool", input: input ?? {} }];
-}
-
-/**
- * A tool's input from its streamed `input_json_delta`s; with none, or JSON cut short, the first
- * non-empty input given `whole` (the block's start, a wrapper); else `{}`, or the cut JSON as `_partial`.
- */
-export function parseToolInput(json: string, ...whole: unknown[]): unknown {
-  const known = whole.find((w) => asRecord(w) !== undefined && Object.keys(w as object).length > 0);
-  if (!json) return known ?? {};
-  try {
-    return JSON.parse(json);
-  } catch {
-    return known ?? { _partial: json };
-  }
 }
 
 /** An error event unless one was already reported in this run. */

@@ -11,7 +11,7 @@ import { SHARED_RECORDS, SHARED_SYSTEM, STATUS_RECORDS } from "./claude-stream-r
 import type { ClaudeStreamOptions, ClaudeStreamState, Mapper, RecordHook, RecordMapper } from "./claude-stream-types.ts";
 import { asRecord, str } from "./parse-helpers.ts";
 
-export { errorOnce, failedResultText, parseToolInput, toolCallOnce } from "./claude-stream-records.ts";
+export { errorOnce, failedResultText, toolCallOnce } from "./claude-stream-records.ts";
 
 export type { ClaudeStreamOptions, ClaudeStreamState, ContentBlock, Mapper, RecordHook, RecordMapper } from "./claude-stream-types.ts";
 

@@ -1,12 +1,11 @@
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import type { Changes, ChangesSource } from "../workspace/changes.ts";
 import { MAX_FILES } from "../workspace/changes.ts";
 import { type GitTree, MAX_DIFF_BYTES } from "../workspace/git.ts";
 import { afterScript, beforeScript, diffScript, disposeScript, END, parseStatus } from "./changes-scripts.ts";
 import { type ExecResult, execOnTarget } from "./exec.ts";
 import { formatTarget, type Target } from "./target.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** Each round trip's time limit: a status of a large repository, or a walk of a large folder, is still an answer. */
 const STEP_MS = 30_000;

@@ -3,12 +3,11 @@ import { dirname, join } from "node:path";
 import { CACHE_TTL_MS, type CachedDetections } from "../agents/detect-cache.ts";
 import { type Detection, PROBE_SLOW } from "../agents/detection.ts";
 import type { Adapter } from "../contract/adapter.ts";
+import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { VERSION } from "../os/version.ts";
 import { detectOnTarget } from "./detect.ts";
 import { formatTarget, type Target } from "./target.ts";
-
-type Env = Record<string, string | undefined>;
 
 interface TargetEntry {
   at: number;

@@ -2,12 +2,11 @@ import { DEFAULT_PROBE_MS } from "../agents/detect.ts";
 import { type Detection, PROBE_SLOW } from "../agents/detection.ts";
 import { compareVersions } from "../agents/version-on-disk.ts";
 import type { Adapter } from "../contract/adapter.ts";
+import type { Env } from "../contract/request.ts";
 import { stripTerminal } from "../os/probe.ts";
 import { execOnTarget, targetError } from "./exec.ts";
 import { shQuote } from "./script.ts";
 import { formatTarget, type Target } from "./target.ts";
-
-type Env = Record<string, string | undefined>;
 
 /** What the target said of one adapter: where its bin is, its config folder, its `--version` (exit code, output, too slow). */
 export interface Found {

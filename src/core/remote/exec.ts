@@ -1,12 +1,11 @@
 import { tmpdir } from "node:os";
 import { OdError } from "../contract/errors.ts";
+import type { Env } from "../contract/request.ts";
 import { killGroup } from "../os/process-group.ts";
 import { classifyRemote } from "./classify.ts";
 import { controlDir } from "./control-dir.ts";
 import { type EngineOptions, engineArgv, engineBin } from "./engines.ts";
 import { formatTarget, type Target } from "./target.ts";
-
-type Env = Record<string, string | undefined>;
 
 export interface ExecOptions {
   /** This machine's environment, for the engine's client (ssh-agent socket, kubeconfig, docker host). */

@@ -1,10 +1,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { git } from "./git.ts";
-
-type Env = Record<string, string | undefined>;
 
 /**
  * What od leaves nowhere: every private workspace (a git worktree or a plain copy in a temporary

@@ -1,6 +1,7 @@
 import { copyFileSync, cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, relative } from "node:path";
+import type { Env } from "../contract/request.ts";
 import { copyWorkspace } from "./copy.ts";
 import { DIFF, findRepo, type Git, type GitTree, git, MAX_DIFF_BYTES, must, openGit, privateIndex } from "./git.ts";
 import { commitIndex, type FileStat, keepAsBranch, stage } from "./keep.ts";
@@ -8,8 +9,6 @@ import { inTurn, lease, release, removeWorkspace } from "./lease.ts";
 import type { Workspace } from "./workspace.ts";
 
 export type { Workspace };
-
-type Env = Record<string, string | undefined>;
 
 /**
  * A git worktree when `cwd` is in a repository (the user's uncommitted changes applied and untracked

@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -9,6 +8,7 @@ import { didYouMean } from "../../core/os/suggest.ts";
 import type { Runs } from "../../core/runs/service.ts";
 import { readGroup } from "../../core/store/groups.ts";
 import { compareOnTarget, type Targets, targetOf } from "../targets.ts";
+import { jsonBody, mustBeDirectory } from "./body.ts";
 
 /** 2 to 8 runs in a compare run, as `od run --repeat` allows at most 8. */
 const Count = z.number().int().min(2).max(8);
@@ -24,12 +24,7 @@ const Body = RunRequest.omit({ agent: true, resume: true, on: true }).extend({
 const SHAPE = 'Send "agents": ["a", "b"] (2 to 8), or "agent" with "repeat": n (2 to 8)';
 
 async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, registry: Registry, targets?: Targets) {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
-  }
+  const raw = await jsonBody(c);
   if (targetOf(raw, targets, runs.deps.slots)) throw compareOnTarget();
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), SHAPE);
@@ -41,11 +36,7 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, re
   for (const a of agents)
     if (!registry.get(a))
       throw new OdError("AGENT_UNKNOWN", `No adapter named "${a}"`, `${didYouMean(a, known)}GET /api/agents lists them.`);
-  let isDir = false;
-  try {
-    isDir = statSync(base.cwd).isDirectory();
-  } catch {}
-  if (!isDir) throw new OdError("INVALID_REQUEST", `cwd is not an existing directory: ${base.cwd}`);
+  mustBeDirectory(base.cwd);
   return { base, agents };
 }
 

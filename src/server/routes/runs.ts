@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import { Hono } from "hono";
 import { z } from "zod";
@@ -8,6 +7,7 @@ import { RunRequest } from "../../core/contract/request.ts";
 import type { Runs } from "../../core/runs/service.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
 import { type Targets, targetOf } from "../targets.ts";
+import { jsonBody, mustBeDirectory } from "./body.ts";
 
 /** What a client may ask for: the pipeline's request, with an absolute cwd; a named target, never an `on` URL. */
 const Body = RunRequest.omit({ on: true }).extend({
@@ -21,12 +21,7 @@ const Body = RunRequest.omit({ on: true }).extend({
 const DecisionBody = z.object({ decision: z.enum(["allow", "deny"]) });
 
 async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, registry: Registry, targets?: Targets) {
-  let raw: unknown;
-  try {
-    raw = await c.req.json();
-  } catch {
-    throw new OdError("INVALID_REQUEST", "The body is not valid JSON");
-  }
+  const raw = await jsonBody(c);
   const where = targetOf(raw, targets, runs.deps.slots);
   const parsed = Body.safeParse(raw);
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error));
@@ -36,11 +31,7 @@ async function readBody(c: { req: { json(): Promise<unknown> } }, runs: Runs, re
   // On a target the directory is the target's (its login directory when none is given): not this machine's to check.
   if (where) return { request: { ...request, on: where.on }, ask, slots: where.slots };
   if (request.cwd === undefined) throw new OdError("INVALID_REQUEST", "cwd is required: the agent's working directory, an absolute path");
-  let isDir = false;
-  try {
-    isDir = statSync(request.cwd).isDirectory();
-  } catch {}
-  if (!isDir) throw new OdError("INVALID_REQUEST", `cwd is not an existing directory: ${request.cwd}`);
+  mustBeDirectory(request.cwd);
   return { request, ask, slots: undefined };
 }
 

@@ -180,13 +180,13 @@ describe("plugin loading", () => {
     expect(out.adapters.find((a: { id: string }) => a.id === "home-agent").source).toBe(join(home, ".open-design/plugins/home-agent.ts"));
   });
 
-  test("a community adapter dropped into ~/.open-design/plugins runs through the compiled binary", async () => {
+  test("a community adapter dropped into ~/.open-design/plugins runs through the compiled binary (importing od/plugin)", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "home-agent", [{ read: "all" }, { stdout: { type: "text", text: "hello from a plugin" } }]);
     mkdirSync(join(tmp.path, ".open-design/plugins"), { recursive: true });
     writeFileSync(
       join(tmp.path, ".open-design/plugins/home-agent.ts"),
-      `import { defineAdapter } from "od";\nexport default defineAdapter(${body("home-agent")});`,
+      `import { defineAdapter } from "od/plugin";\nexport default defineAdapter(${body("home-agent")});`,
     );
     // A neighbour that throws from a timer later must not take the run down.
     writeFileSync(

@@ -89,6 +89,6 @@ describe("tools", () => {
     expect(runTool(root, "edit", "Read", { path: "bin" }).output).toContain("binary");
     expect(runTool(root, "edit", "Read", { path: "empty" })).toEqual({ isError: false, output: "(empty file)" });
     expect(runTool(root, "edit", "Read", { path: "max" }).output).toHaveLength(READ_CAP);
-    expect(runTool(root, "edit", "Read", { _unparsed_input: '{"path": "x' }).output).toContain("not valid JSON");
+    expect(runTool(root, "edit", "Read", { _partial: '{"path": "x' }).output).toContain("not valid JSON");
   });
 });
