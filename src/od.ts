@@ -12,13 +12,12 @@
 import { join } from "node:path";
 import { loadRegistry, loadSkills } from "./builtins.ts";
 import type { Registry } from "./core/agents/registry.ts";
+import type { Env } from "./core/contract/request.ts";
 import { odHome } from "./core/os/paths.ts";
 import type { SandboxSetting } from "./core/os/sandbox/choose.ts";
 import { Slots } from "./core/run/slots.ts";
 import { Runs, type RunsDeps } from "./core/runs/service.ts";
 import { RunLog } from "./core/store/run-log.ts";
-
-type Env = Record<string, string | undefined>;
 
 export interface OdOptions {
   /** Default: `$OD_HOME`, else ~/.open-design. */

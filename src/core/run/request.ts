@@ -1,11 +1,12 @@
 import type { Registry } from "../agents/registry.ts";
+import type { Env } from "../contract/request.ts";
 import type { Ladder } from "../os/process-group.ts";
 import type { SandboxSetting } from "../os/sandbox/choose.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { Broker } from "./permissions.ts";
 import type { Slots } from "./slots.ts";
 
-export type Env = Record<string, string | undefined>;
+export type { Env };
 
 /** What a run needs from its surface besides the request. */
 export interface RunOptions {
