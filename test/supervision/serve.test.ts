@@ -1,5 +1,6 @@
 /** `od serve` (compiled) killed with live runs, then started again on the same OD_HOME: no agent survives it. */
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { FIXTURES, tmpdir } from "../helpers.ts";
 import { fakeFor, gone, killAll, processesWith, sentinelOf, startServe, until } from "./support.ts";
@@ -77,6 +78,46 @@ describe.skipIf(process.platform !== "linux")("od serve, killed and started agai
       killAll(processesWith(fake.marker));
     }
   });
+
+  test("kill -9 during a compare run, then a restart: no worktree of the group is left, and the group is recorded interrupted, once", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    mkdirSync(repo);
+    const git = (...args: string[]) => Bun.spawnSync(["git", ...args], { cwd: repo }).stdout.toString();
+    git("init", "-q");
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "init");
+    const fake = fakeFor(tmp.path, "claude", [{ read: "all" }, { touch: "work.txt" }, { hang: true }]);
+    const server = await startServe(fake.odEnv);
+    let again: Awaited<ReturnType<typeof startServe>> | undefined;
+    try {
+      const res = await server.api("/compare", {
+        method: "POST",
+        body: JSON.stringify({ agent: "claude", repeat: 2, prompt: "go", cwd: repo }),
+      });
+      expect(res.status).toBe(201);
+      const { groupId } = (await res.json()) as { groupId: string };
+      const worktrees = () => git("worktree", "list", "--porcelain").match(/^worktree /gm)?.length ?? 0;
+      expect(await until(worktrees, (n) => n === 3, 5000)).toBe(3); // both members at work in their worktrees
+      server.p.kill("SIGKILL");
+      await server.p.exited;
+      const restarted = Date.now();
+      again = await startServe(fake.odEnv);
+      expect(await until(worktrees, (n) => n === 1, 10_000)).toBe(1);
+      expect(git("worktree", "list", "--porcelain")).not.toContain("prunable");
+      const { runs } = (await (await again.api("/runs")).json()) as {
+        runs: Array<{ kind: string; groupId?: string; status: string; members?: Array<{ status: string }> }>;
+      };
+      expect(runs.filter((r) => r.kind === "compare")).toEqual([
+        expect.objectContaining({ groupId, status: "interrupted", members: [expect.anything(), expect.anything()] }),
+      ]);
+      expect(Date.now() - restarted).toBeLessThan(10_000);
+      expect(await gone(() => processesWith(fake.marker), 3000)).toEqual([]);
+    } finally {
+      again?.p.kill("SIGKILL");
+      server.p.kill("SIGKILL");
+      killAll(processesWith(fake.marker));
+    }
+  }, 30_000);
 
   for (const [signal, code] of [
     ["SIGHUP", 129],
