@@ -1,17 +1,14 @@
+// @ts-check
 // Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
 // button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
 import { targetName } from "./form.js";
+import { $ } from "./page.js";
+import { el } from "./tool-card.js";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== undefined && c !== null && c !== false));
-  return node;
-}
+/** @typedef {import("../../core/store/summary.ts").RunSummary} RunSummary */
 
 /** "14:03" today, "3 Mar 14:03" before. */
-export function when(ms) {
+export function when(/** @type {number | undefined} */ ms) {
   if (!ms) return "";
   const d = new Date(ms);
   const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -19,7 +16,7 @@ export function when(ms) {
 }
 
 /** "850 ms", "12.3 s", "4 min 05 s". */
-export function took(ms) {
+export function took(/** @type {number | undefined} */ ms) {
   if (ms === undefined) return "";
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -27,19 +24,24 @@ export function took(ms) {
 }
 
 /** "1.2k tokens", when the run reported any. */
-function tokens(usage) {
+function tokens(/** @type {RunSummary["usage"]} */ usage) {
   const n = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
   if (!n) return "";
   return `${n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n} tokens`;
 }
 
 /** The last two parts of a path: where a run was, short enough for a list. */
-function shortPath(path) {
+function shortPath(/** @type {string | undefined} */ path) {
   if (!path) return "";
   const parts = path.split(/[\\/]/).filter(Boolean);
   return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : path;
 }
 
+/**
+ * @param {RunSummary} run
+ * @param {(run: RunSummary) => void} onOpen
+ * @param {string | undefined} current
+ */
 function entry(run, onOpen, current) {
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
@@ -67,6 +69,11 @@ function entry(run, onOpen, current) {
 }
 
 /** Shows `runs` (GET /api/runs summaries); `onOpen(summary)` when one is chosen; `current` is marked. */
+/**
+ * @param {RunSummary[]} runs
+ * @param {(run: RunSummary) => void} onOpen
+ * @param {string | undefined} current
+ */
 export function renderHistory(runs, onOpen, current) {
   const list = $("runs");
   list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));
