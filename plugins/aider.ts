@@ -71,7 +71,8 @@ function notice(line: string, state: AiderState): OdEventBody[] | undefined {
   if (!edit) return undefined;
   const id = `aider-edit-${++state.edits}`;
   return [
-    { type: "tool.call", id, name: "edit", input: { path: edit[1] } },
+    // Aider's only tool-like act: an edit it applied to the file it names.
+    { type: "tool.call", id, name: "edit", input: { path: edit[1] }, kind: "edit", paths: [edit[1]!] },
     { type: "tool.result", id, output: line, isError: false },
   ];
 }

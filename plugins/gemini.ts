@@ -10,6 +10,9 @@ import {
   type OdEventBody,
   parseVersion,
   str,
+  todosAt,
+  toolCallEvents,
+  toolTable,
 } from "../src/plugin.ts";
 
 /**
@@ -34,6 +37,22 @@ export const CLI = {
 
 const APPROVAL_MODE = { "read-only": "plan", edit: "auto_edit", full: "yolo" } as const;
 
+/** Gemini CLI's tools (its `tool_name`s): kind, the input keys naming files (older releases say absolute_path, path), the todo list. */
+export const geminiTools = toolTable({
+  read_file: { kind: "read", paths: ["file_path", "absolute_path"] },
+  read_many_files: { kind: "read", paths: ["paths"] },
+  write_file: { kind: "edit", paths: ["file_path"] },
+  replace: { kind: "edit", paths: ["file_path"] },
+  run_shell_command: { kind: "execute" },
+  glob: { kind: "search", paths: ["dir_path", "path"] },
+  search_file_content: { kind: "search", paths: ["dir_path", "path"] },
+  grep_search: { kind: "search", paths: ["dir_path", "path"] },
+  list_directory: { kind: "search", paths: ["dir_path", "path"] },
+  web_fetch: { kind: "fetch" },
+  google_web_search: { kind: "fetch" },
+  write_todos: { kind: "think", plan: todosAt() },
+});
+
 type Rec = Record<string, unknown>;
 
 interface GeminiState {
@@ -56,9 +75,12 @@ function parse(record: unknown, state: GeminiState, line: string): OdEventBody[]
       state.text ??= `text-${++state.parts}`;
       return [{ type: "text.delta", id: state.text, text }];
     }
-    case "tool_use":
+    case "tool_use": {
       state.text = undefined;
-      return [{ type: "tool.call", id: str(r.tool_id) ?? "", name: str(r.tool_name) ?? "tool", input: r.parameters ?? {} }];
+      const name = str(r.tool_name) ?? "tool";
+      const input = r.parameters ?? {};
+      return toolCallEvents(str(r.tool_id) ?? "", name, input, geminiTools(name, input));
+    }
     case "tool_result": {
       state.text = undefined;
       const error = str(asRecord(r.error)?.message);

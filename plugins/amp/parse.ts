@@ -1,4 +1,4 @@
-import { asRecord, claudeStream, type OdEventBody, str } from "../../src/plugin.ts";
+import { asRecord, claudeStream, type OdEventBody, str, todosAt, toolTable } from "../../src/plugin.ts";
 
 /**
  * Amp's `--execute --stream-json-thinking` records: the Claude Code stream-json shape without
@@ -14,8 +14,30 @@ import { asRecord, claudeStream, type OdEventBody, str } from "../../src/plugin.
 
 export const AGENT = { name: "Amp", login: "run `amp login`, or set AMP_API_KEY" };
 
+/** Amp's tools (its own names; its Read and Bash capitalised, the rest not): kind, the input keys naming files, the todo list. */
+export const ampTools = toolTable({
+  Read: { kind: "read", paths: ["path"] },
+  create_file: { kind: "edit", paths: ["path"] },
+  edit_file: { kind: "edit", paths: ["path"] },
+  undo_edit: { kind: "edit", paths: ["path"] },
+  format_file: { kind: "edit", paths: ["path"] },
+  Bash: { kind: "execute" },
+  Grep: { kind: "search", paths: ["path"] },
+  glob: { kind: "search" },
+  list_directory: { kind: "search", paths: ["path"] },
+  codebase_search_agent: { kind: "search" },
+  finder: { kind: "search" },
+  read_web_page: { kind: "fetch" },
+  web_search: { kind: "fetch" },
+  Task: { kind: "think" },
+  oracle: { kind: "think" },
+  todo_write: { kind: "think", plan: todosAt() },
+  todo_read: { kind: "think" },
+});
+
 const stream = claudeStream({
   agent: AGENT,
+  tools: ampTools,
   records: {
     stream_event: (_r, _state, line) => [{ type: "raw", stream: "stdout", line }], // not a record Amp writes
     // An error result may carry no `usage`: then there is no usage to report.

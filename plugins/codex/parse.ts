@@ -1,4 +1,5 @@
-import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf, toolCallEvents } from "../../src/plugin.ts";
+import { codexFacts, codexPlan } from "./items.ts";
 
 /** `codex exec --json` records (thread.*, turn.*, item.*, error), mapped to od events. */
 
@@ -16,6 +17,8 @@ export interface CodexState {
   open: Set<string>;
   /** An error of this turn was already reported: the closing turn.failed repeats it. */
   failed: boolean;
+  /** The plan last shown (as JSON): a todo_list item repeats it on every update. */
+  plan?: string;
 }
 
 export const createState = (): CodexState => ({ seen: new Map(), open: new Set(), failed: false });
@@ -54,14 +57,14 @@ function item(it: Rec | undefined, phase: string, state: CodexState, line: strin
     case "command_execution": {
       const exit = num(it.exit_code);
       const failed = it.status === "failed" || it.status === "declined" || (exit !== undefined && exit !== 0);
-      return tool(state, id, completed, "shell", { command: str(it.command) ?? "" }, () => ({
+      return tool(state, it, completed, "shell", { command: str(it.command) ?? "" }, () => ({
         output: str(it.aggregated_output) ?? "",
         isError: failed,
       }));
     }
     case "file_change": {
       // Every file_change comes from codex's apply_patch tool.
-      return tool(state, id, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({
+      return tool(state, it, completed, "apply_patch", { changes: it.changes ?? [] }, () => ({
         output: changeSummary(it.changes),
         isError: it.status === "failed",
       }));
@@ -69,24 +72,20 @@ function item(it: Rec | undefined, phase: string, state: CodexState, line: strin
     case "mcp_tool_call": {
       const error = str(asRecord(it.error)?.message);
       const name = `${str(it.server) ?? "mcp"}.${str(it.tool) ?? "tool"}`;
-      return tool(state, id, completed, name, it.arguments ?? {}, () => ({
+      return tool(state, it, completed, name, it.arguments ?? {}, () => ({
         output: error ?? textOf(asRecord(it.result)?.content ?? ""),
         isError: error !== undefined || it.status === "failed",
       }));
     }
     case "collab_tool_call":
-      return tool(state, id, completed, str(it.tool) ?? "collab", { prompt: it.prompt, receivers: it.receiver_thread_ids }, () => ({
+      return tool(state, it, completed, str(it.tool) ?? "collab", { prompt: it.prompt, receivers: it.receiver_thread_ids }, () => ({
         output: str(it.status) ?? "",
         isError: it.status === "failed",
       }));
     case "web_search":
       return webSearch(it, id, phase, state);
-    case "todo_list": {
-      const todos = arr(it.items)
-        .map(asRecord)
-        .map((t) => `${t?.completed === true ? "[x]" : "[ ]"} ${str(t?.text) ?? ""}`);
-      return [{ type: "status", label: "plan", detail: todos.join("\n") }];
-    }
+    case "todo_list":
+      return codexPlan(state, it);
     case "error":
       // A non-fatal notice inside the turn (e.g. a model switch on resume); the turn goes on.
       return [{ type: "status", label: "warning", detail: str(it.message) }];
@@ -107,7 +106,7 @@ function webSearch(it: Rec, id: string, phase: string, state: CodexState): OdEve
     return phase === "item.started" && !state.open.has(id) ? [{ type: "status", label: "searching the web" }] : [];
   const queries = arr(action?.queries).filter((q): q is string => typeof q === "string");
   const input = { query, ...(queries.length > 1 ? { queries } : {}) };
-  return tool(state, id, phase === "item.completed", "web_search", input, () => ({ output: "", isError: false }));
+  return tool(state, it, phase === "item.completed", "web_search", input, () => ({ output: "", isError: false }));
 }
 
 /** "add /path" per change, a line each. */
@@ -131,16 +130,17 @@ function suffix(state: CodexState, id: string, text: string | undefined, type: "
 /** A tool-like item: announced once (started or first seen), closed with its result when completed. */
 function tool(
   state: CodexState,
-  id: string,
+  it: Rec,
   completed: boolean,
   name: string,
   input: unknown,
   result: () => { output: string; isError: boolean },
 ): OdEventBody[] {
+  const id = str(it.id) ?? "";
   const events: OdEventBody[] = [];
   if (!state.open.has(id)) {
     state.open.add(id);
-    events.push({ type: "tool.call", id, name, input });
+    events.push(...toolCallEvents(id, name, input, codexFacts(it)));
   }
   if (completed) events.push({ type: "tool.result", id, ...result() });
   return events;

@@ -1,4 +1,4 @@
-import { arr, asRecord, errorFromText, num, type OdEventBody, str } from "../../src/plugin.ts";
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * Copilot CLI `--output-format json`: one `{type, data, id, timestamp, parentId, ephemeral?}` per
@@ -30,6 +30,27 @@ const QUIET = new Set([
   "model.call_finished",
   "model.call_final_result",
 ]);
+
+/** Copilot CLI's tools (its own names): kind and the input keys naming files. */
+export const copilotTools = toolTable({
+  view: { kind: "read", paths: ["path"] },
+  create: { kind: "edit", paths: ["path"] },
+  edit: { kind: "edit", paths: ["path"] },
+  str_replace_editor: { kind: "edit", paths: ["path"] },
+  bash: { kind: "execute" },
+  powershell: { kind: "execute" },
+  read_bash: { kind: "execute" },
+  write_bash: { kind: "execute" },
+  stop_bash: { kind: "execute" },
+  list_bash: { kind: "execute" },
+  grep: { kind: "search", paths: ["path"] },
+  glob: { kind: "search", paths: ["path"] },
+  web_fetch: { kind: "fetch" },
+  web_search: { kind: "fetch" },
+  task: { kind: "think" },
+  report_intent: { kind: "think" },
+  update_todo: { kind: "think" },
+});
 
 /** `session.error` kinds the shared classifier would not recognise from the message alone. */
 const ERROR_TYPES: Record<string, string> = { context_limit: "context length exceeded", rate_limit: "rate limit" };
@@ -124,7 +145,9 @@ function message(d: Record<string, unknown> | undefined, state: CopilotState): O
 function call(state: CopilotState, id: string | undefined, name: string | undefined, input: unknown): OdEventBody[] {
   if (!id || state.calls.has(id)) return [];
   state.calls.add(id);
-  return [{ type: "tool.call", id, name: name ?? "tool", input: input ?? {} }];
+  const called = name ?? "tool";
+  const given = input ?? {};
+  return toolCallEvents(id, called, given, copilotTools(called, given));
 }
 
 /**

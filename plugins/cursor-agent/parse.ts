@@ -1,4 +1,4 @@
-import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf, todosAt, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * `cursor-agent --print --output-format stream-json --stream-partial-output` records: system/init
@@ -13,6 +13,23 @@ import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from
  */
 
 export const AGENT = { name: "Cursor Agent", login: "run `cursor-agent login`, or set CURSOR_API_KEY" };
+
+/** Cursor Agent's tools, by the key of the call (`<name>ToolCall`) without its suffix: kind, the args naming files, the todo list. */
+export const cursorTools = toolTable({
+  read: { kind: "read", paths: ["path"] },
+  write: { kind: "edit", paths: ["path"] },
+  edit: { kind: "edit", paths: ["path"] },
+  delete: { kind: "edit", paths: ["path"] },
+  shell: { kind: "execute" },
+  grep: { kind: "search", paths: ["path"] },
+  glob: { kind: "search", paths: ["targetDirectory", "path"] },
+  ls: { kind: "search", paths: ["path"] },
+  semSearch: { kind: "search" },
+  webSearch: { kind: "fetch" },
+  webFetch: { kind: "fetch" },
+  updateTodos: { kind: "think", plan: todosAt() },
+  readTodos: { kind: "think" },
+});
 
 export interface CursorState {
   sessionId?: string;
@@ -81,7 +98,9 @@ function toolCall(r: Record<string, unknown>, state: CursorState): OdEventBody[]
   const events: OdEventBody[] = [];
   if (!state.calls.has(id)) {
     state.calls.add(id);
-    events.push({ type: "tool.call", id, name: kind?.replace(/ToolCall$/, "") ?? "tool", input: body?.args ?? {} });
+    const name = kind?.replace(/ToolCall$/, "") ?? "tool";
+    const input = body?.args ?? {};
+    events.push(...toolCallEvents(id, name, input, cursorTools(name, input)));
   }
   if (r.subtype === "completed") events.push(toolResult(id, asRecord(body?.result)));
   return events;

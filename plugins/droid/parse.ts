@@ -1,4 +1,4 @@
-import { asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import { asRecord, errorFromText, num, type OdEventBody, str, textOf, todosAt, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * Factory Droid's `droid exec --output-format stream-json` records (checked against 0.225.2):
@@ -15,6 +15,23 @@ export const AGENT = {
 };
 
 type Rec = Record<string, unknown>;
+
+/** Droid's tools (its `toolName`s): kind, the parameters naming files, the todo list. */
+export const droidTools = toolTable({
+  Read: { kind: "read", paths: ["file_path"] },
+  Create: { kind: "edit", paths: ["file_path"] },
+  Edit: { kind: "edit", paths: ["file_path"] },
+  MultiEdit: { kind: "edit", paths: ["file_path"] },
+  ApplyPatch: { kind: "edit" },
+  Execute: { kind: "execute" },
+  LS: { kind: "search", paths: ["directory_path"] },
+  Grep: { kind: "search", paths: ["folder", "path"] },
+  Glob: { kind: "search", paths: ["folder", "path"] },
+  FetchUrl: { kind: "fetch" },
+  WebSearch: { kind: "fetch" },
+  Task: { kind: "think" },
+  TodoWrite: { kind: "think", plan: todosAt() },
+});
 
 export interface DroidState {
   /** Reasoning already shown, by message id and text (droid repeats it). */
@@ -42,7 +59,9 @@ export function parse(record: unknown, state: DroidState, line: string): OdEvent
       return reasoning(r, state);
     case "tool_call": {
       const id = str(r.id);
-      return id ? [{ type: "tool.call", id, name: str(r.toolName) ?? str(r.toolId) ?? "tool", input: r.parameters ?? {} }] : [];
+      const name = str(r.toolName) ?? str(r.toolId) ?? "tool";
+      const input = r.parameters ?? {};
+      return id ? toolCallEvents(id, name, input, droidTools(name, input)) : [];
     }
     case "tool_result": {
       const id = str(r.id);

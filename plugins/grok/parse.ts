@@ -1,4 +1,16 @@
-import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import {
+  acpToolKind,
+  arr,
+  asRecord,
+  errorFromText,
+  num,
+  type OdEventBody,
+  pathsIn,
+  str,
+  textOf,
+  todoPlan,
+  toolCallEvents,
+} from "../../src/plugin.ts";
 
 /**
  * Grok Build's `--output-format streaming-json`: one `type`-tagged record per line, taken from its
@@ -36,10 +48,7 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
     case "thought":
       return chunk(r!, type, state);
     case "tool_call":
-      return [
-        { type: "tool.call", id: str(r!.toolCallId) ?? "", name: str(r!.toolName) ?? str(r!.title) ?? "tool", input: r!.rawInput ?? {} },
-        ...toolEnd(r!, state),
-      ];
+      return [...toolCall(r!), ...toolEnd(r!, state)];
     case "tool_call_update":
       return toolEnd(r!, state);
     case "usage":
@@ -49,7 +58,7 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
     case "error":
       return [errorFromText(str(r!.message) || textOf(r!.error) || "Grok reported an error", AGENT)];
     case "plan":
-      return [{ type: "status", label: "plan" }];
+      return [{ type: "plan", entries: todoPlan(r!.entries) }];
     case "available_commands":
       return [];
     default:
@@ -65,6 +74,18 @@ function chunk(r: Record<string, unknown>, type: "text" | "thought", state: Grok
   const text = str(r.data) ?? str(r.text) ?? str(r.delta);
   if (!text) return [];
   return [{ type: type === "text" ? "text.delta" : "thinking.delta", id: `${type}-${state.part}`, text }];
+}
+
+/** Kinds whose input names a file (Grok's own tools call it `path`). */
+const ON_FILES = new Set(["read", "edit", "search"]);
+
+/** A call as ACP says it: its kind, and the files its locations name (none listed: the file its input names). */
+function toolCall(r: Record<string, unknown>): OdEventBody[] {
+  const kind = acpToolKind(r.kind);
+  const located = pathsIn({ paths: arr(r.locations).map((l) => asRecord(l)?.path) }, ["paths"]);
+  const paths = located.length || !ON_FILES.has(kind) ? located : pathsIn(r.rawInput, ["path", "file_path"]);
+  const facts = { kind, ...(paths.length ? { paths } : {}) };
+  return toolCallEvents(str(r.toolCallId) ?? "", str(r.toolName) ?? str(r.title) ?? "tool", r.rawInput ?? {}, facts);
 }
 
 /** A terminal status closes the call; progress updates say nothing od shows. */

@@ -1,4 +1,4 @@
-import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import { arr, asRecord, errorFromText, num, type OdEventBody, str, textOf, todosAt, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * Kimi Code's `kimi -p … --output-format stream-json`: one OpenAI-style message per line, written
@@ -13,6 +13,29 @@ export const AGENT = { name: "Kimi Code", login: "run `kimi login` (or `kimi` an
 
 /** How Kimi's file tools say they failed (2.1.0). */
 const FAILED = /^[a-z]+(?: [a-z]+)? failed: /;
+
+/** Kimi's tools, as 2.x names them (Write, with `path`) and as its earlier CLI did (WriteFile): kind, the arguments naming files, the todo list. */
+export const kimiTools = toolTable({
+  Read: { kind: "read", paths: ["path", "file_path"] },
+  ReadFile: { kind: "read", paths: ["path"] },
+  Write: { kind: "edit", paths: ["path", "file_path"] },
+  WriteFile: { kind: "edit", paths: ["path"] },
+  Edit: { kind: "edit", paths: ["path", "file_path"] },
+  StrReplaceFile: { kind: "edit", paths: ["path"] },
+  PatchFile: { kind: "edit", paths: ["path"] },
+  Shell: { kind: "execute" },
+  Bash: { kind: "execute" },
+  Grep: { kind: "search", paths: ["path"] },
+  Glob: { kind: "search", paths: ["directory", "path"] },
+  SearchWeb: { kind: "fetch" },
+  WebSearch: { kind: "fetch" },
+  FetchURL: { kind: "fetch" },
+  WebFetch: { kind: "fetch" },
+  Task: { kind: "think" },
+  Think: { kind: "think" },
+  SetTodoList: { kind: "think", plan: todosAt() },
+  TodoWrite: { kind: "think", plan: todosAt() },
+});
 
 export interface KimiState {
   /** Assistant messages so far: each gets its own text part id. */
@@ -47,7 +70,9 @@ function assistant(r: Record<string, unknown>, state: KimiState): OdEventBody[] 
   for (const c of arr(r.tool_calls)) {
     const call = asRecord(c);
     const fn = asRecord(call?.function);
-    events.push({ type: "tool.call", id: str(call?.id) ?? "", name: str(fn?.name) ?? "tool", input: parseArguments(fn?.arguments) });
+    const name = str(fn?.name) ?? "tool";
+    const input = parseArguments(fn?.arguments);
+    events.push(...toolCallEvents(str(call?.id) ?? "", name, input, kimiTools(name, input)));
   }
   return events;
 }

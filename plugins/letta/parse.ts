@@ -1,4 +1,4 @@
-import { asRecord, errorFromText, num, type OdEventBody, str, textOf } from "../../src/plugin.ts";
+import { asRecord, errorFromText, num, type OdEventBody, str, textOf, todosAt, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * Letta Code's `letta -p --output-format stream-json` records, one JSON object a line (shaped from
@@ -18,6 +18,35 @@ export const AGENT = {
 };
 
 type Rec = Record<string, unknown>;
+
+/**
+ * Letta Code's tools: Claude Code's names by default, and those of its Codex-like toolset (shell,
+ * apply_patch, update_plan, …): kind, the arguments naming files, the todo list or plan.
+ */
+export const lettaTools = toolTable({
+  Read: { kind: "read", paths: ["file_path"] },
+  read_file: { kind: "read", paths: ["file_path", "path"] },
+  Write: { kind: "edit", paths: ["file_path"] },
+  Edit: { kind: "edit", paths: ["file_path"] },
+  MultiEdit: { kind: "edit", paths: ["file_path"] },
+  apply_patch: { kind: "edit" },
+  Bash: { kind: "execute" },
+  BashOutput: { kind: "execute" },
+  KillBash: { kind: "execute" },
+  shell: { kind: "execute" },
+  shell_command: { kind: "execute" },
+  Grep: { kind: "search", paths: ["path"] },
+  grep_files: { kind: "search", paths: ["path"] },
+  Glob: { kind: "search", paths: ["path"] },
+  LS: { kind: "search", paths: ["path"] },
+  list_dir: { kind: "search", paths: ["dir_path", "path"] },
+  WebFetch: { kind: "fetch" },
+  WebSearch: { kind: "fetch" },
+  web_search: { kind: "fetch" },
+  Task: { kind: "think" },
+  TodoWrite: { kind: "think", plan: todosAt() },
+  update_plan: { kind: "think", plan: todosAt("plan") },
+});
 
 export interface LettaState {
   /** Assistant text already streamed: the closing `result` repeats it. */
@@ -68,7 +97,9 @@ function message(r: Rec, state: LettaState, line: string): OdEventBody[] {
       const call = asRecord(r.tool_call) ?? asRecord((r.tool_calls as unknown[] | undefined)?.[0]);
       const callId = str(call?.tool_call_id);
       if (!call || !callId) return [];
-      return [{ type: "tool.call", id: callId, name: str(call.name) ?? "tool", input: jsonOr(call.arguments) }];
+      const name = str(call.name) ?? "tool";
+      const input = jsonOr(call.arguments);
+      return toolCallEvents(callId, name, input, lettaTools(name, input));
     }
     case "tool_return_message": {
       const callId = str(r.tool_call_id);

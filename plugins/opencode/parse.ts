@@ -1,4 +1,4 @@
-import { asRecord, errorFromText, num, type OdEventBody, str } from "../../src/plugin.ts";
+import { asRecord, errorFromText, num, type OdEventBody, str, todosAt, toolCallEvents, toolTable } from "../../src/plugin.ts";
 
 /**
  * `opencode run --format json` records: `{type, timestamp, sessionID, part | error}` per line.
@@ -16,6 +16,26 @@ const NAMED_ERRORS: Record<string, string> = {
   ContentFilterError: "Blocked by the provider's content filter",
   MessageAbortedError: "Aborted",
 };
+
+/** OpenCode's tools (its `tool` names): kind, the input keys naming files, the todo list. `invalid` (a call it could not run) is other. */
+export const opencodeTools = toolTable({
+  read: { kind: "read", paths: ["filePath"] },
+  write: { kind: "edit", paths: ["filePath"] },
+  edit: { kind: "edit", paths: ["filePath"] },
+  multiedit: { kind: "edit", paths: ["filePath"] },
+  patch: { kind: "edit" },
+  apply_patch: { kind: "edit" },
+  bash: { kind: "execute" },
+  grep: { kind: "search", paths: ["path"] },
+  glob: { kind: "search", paths: ["path"] },
+  list: { kind: "search", paths: ["path"] },
+  codesearch: { kind: "search" },
+  webfetch: { kind: "fetch" },
+  websearch: { kind: "fetch" },
+  task: { kind: "think" },
+  todowrite: { kind: "think", plan: todosAt() },
+  todoread: { kind: "think" },
+});
 
 export interface OpencodeState {
   sessionId?: string;
@@ -88,7 +108,9 @@ function tool(part: Record<string, unknown> | undefined, state: OpencodeState): 
   const events: OdEventBody[] = [];
   if (!state.calls.has(id)) {
     state.calls.add(id);
-    events.push({ type: "tool.call", id, name: str(part?.tool) ?? "tool", input: jsonInput(s?.input) });
+    const name = str(part?.tool) ?? "tool";
+    const input = jsonInput(s?.input);
+    events.push(...toolCallEvents(id, name, input, opencodeTools(name, input)));
   }
   const status = str(s?.status);
   if ((status === "completed" || status === "error") && !state.results.has(id)) {

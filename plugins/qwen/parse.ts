@@ -9,7 +9,9 @@ import {
   parseToolInput,
   parseVersion,
   str,
+  todosAt,
   toolCallOnce,
+  toolTable,
 } from "../../src/plugin.ts";
 
 /**
@@ -36,6 +38,24 @@ export const CLI = {
     "{QWEN_RUNTIME_DIR}/", // conversations, logs and todos when moved out of QWEN_HOME (ditto)
   ],
 };
+
+/** Qwen Code's tools (its own names, inherited from Gemini CLI's): kind, the input keys naming files, the todo list. */
+export const qwenTools = toolTable({
+  read_file: { kind: "read", paths: ["absolute_path", "file_path"] },
+  read_many_files: { kind: "read", paths: ["paths"] },
+  write_file: { kind: "edit", paths: ["file_path"] },
+  edit: { kind: "edit", paths: ["file_path"] },
+  replace: { kind: "edit", paths: ["file_path"] },
+  run_shell_command: { kind: "execute" },
+  grep_search: { kind: "search", paths: ["path"] },
+  search_file_content: { kind: "search", paths: ["path"] },
+  glob: { kind: "search", paths: ["path"] },
+  list_directory: { kind: "search", paths: ["path"] },
+  web_fetch: { kind: "fetch" },
+  web_search: { kind: "fetch" },
+  task: { kind: "think" },
+  todo_write: { kind: "think", plan: todosAt() },
+});
 
 type Rec = Record<string, unknown>;
 const API_ERROR = /^\[(API Error: [\s\S]*?)\]?$/;
@@ -70,6 +90,7 @@ export const { createState, parse } = claudeStream({
   },
   // The closing `result` repeats an error the stream already reported.
   errorsOnce: true,
+  tools: qwenTools,
   resultError: (r) => {
     const text = str(asRecord(r.error)?.message) ?? str(r.result) ?? "";
     if (r.is_error !== true && !API_ERROR.test(text)) return undefined;
@@ -96,7 +117,7 @@ function streamEvent(e: Rec | undefined, state: QwenState, line: string): OdEven
     case "content_block_stop": {
       const part = state.parts.get(num(e.index) ?? 0);
       return part?.type === "tool_use" && part.toolId
-        ? toolCallOnce(state, part.toolId, part.name, parseToolInput(part.json, part.input))
+        ? toolCallOnce(state, part.toolId, part.name, parseToolInput(part.json, part.input), qwenTools)
         : [];
     }
     case "goal_state": {
@@ -133,7 +154,7 @@ function assistant(message: Rec | undefined, state: QwenState): OdEventBody[] {
   state.streamedSinceWrapper = false;
   return arr(message?.content).flatMap((b): OdEventBody[] => {
     const block = asRecord(b);
-    if (block?.type === "tool_use") return toolCallOnce(state, str(block.id) ?? "", str(block.name), block.input);
+    if (block?.type === "tool_use") return toolCallOnce(state, str(block.id) ?? "", str(block.name), block.input, qwenTools);
     if (streamed) return [];
     const text = str(block?.text);
     if (block?.type === "text" && text)

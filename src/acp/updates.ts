@@ -1,59 +1,32 @@
-import type { PlanEntry, SessionUpdate, StopReason, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk";
-import type { OdEvent, OdEventBody } from "../core/contract/events.ts";
+import type { SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
+import type { EventType, OdEvent, OdEventBody } from "../core/contract/events.ts";
+import { locationsOf, titleOf } from "./tool-call.ts";
 
-/** What the mapping remembers within one prompt turn: the tool calls the client has been shown. */
+/** What the mapping remembers within one prompt turn: the run's folder, and the tool calls the client has been shown. */
 export interface UpdateState {
   shown: Set<string>;
+  /** run.started's cwd: what a tool call's relative paths are relative to. */
+  cwd?: string;
 }
 
 export const newUpdateState = (): UpdateState => ({ shown: new Set() });
 
-/** Tool names as the agents spell them, by ACP tool kind; any other name is "other". */
-const KINDS: [ToolKind, RegExp][] = [
-  ["read", /^(read|read_?file|view|cat|notebookread|read_many_files)$/i],
-  ["edit", /^(write|edit|multiedit|write_?file|replace|create|str_replace\w*|apply_?patch|notebookedit|patch)$/i],
-  ["execute", /^(bash|shell|run_shell_command|exec(_command)?|command|terminal|local_shell)$/i],
-  ["search", /^(grep|glob|search\w*|find|list(_directory)?|ls|codebase_search)$/i],
-  ["fetch", /^(web_?fetch|fetch|web_?search|google_web_search)$/i],
-  ["think", /^(task|agent|think|todo_?write)$/i],
-];
-
-export function toolKind(name: string): ToolKind {
-  return KINDS.find(([, re]) => re.test(name))?.[0] ?? "other";
-}
-
-const rec = (v: unknown): Record<string, unknown> =>
-  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
-const text = (v: unknown): string | undefined => (typeof v === "string" && v.length ? v : undefined);
-
-/** The files a tool call names in its input, where it names them the usual ways. */
-function locations(input: unknown): ToolCallLocation[] {
-  const r = rec(input);
-  const path = text(r.file_path) ?? text(r.path) ?? text(r.filePath) ?? text(r.notebook_path) ?? text(r.absolute_path);
-  return path ? [{ path }] : [];
-}
-
-/** "Bash: ls -la", "Write: src/a.ts": the name, and what it acts on when the input says so (cut at 80 characters). */
-function title(name: string, input: unknown): string {
-  const r = rec(input);
-  const what = text(r.command) ?? text(r.file_path) ?? text(r.path) ?? text(r.filePath) ?? text(r.pattern) ?? text(r.url) ?? text(r.query);
-  const full = what ? `${name}: ${what.replace(/\s+/g, " ")}` : name;
-  return full.length > 80 ? `${full.slice(0, 79)}…` : full;
-}
-
-/** A plan as od's `status` "plan" carries it ("[x] done", "[ ] todo", "✓ done", "· todo" a line) as ACP plan entries. */
-export function planEntries(detail: string | undefined): PlanEntry[] {
-  return (detail ?? "")
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .map((line) => {
-      const done = /^(\[x\]|✓)\s*/i.exec(line);
-      const open = /^(\[ \]|·|-|\*)\s*/.exec(line);
-      const content = line.slice((done ?? open)?.[0].length ?? 0);
-      return { content, priority: "medium", status: done ? "completed" : "pending" };
-    });
-}
+/**
+ * The event types that become no `session/update`, and why: `toUpdates` answers none for them.
+ * A type of the contract neither mapped nor listed here fails test/surfaces.test.ts.
+ */
+export const NOT_SENT: Partial<Record<EventType, string>> = {
+  "run.started": "the client started the prompt: it knows the agent, folder and mode (the folder is kept for tool paths)",
+  session: "the agent's own session id is od's resume handle; the client's session is the ACP session",
+  status: "od's progress notes (retrying, queued, mode): ACP has no update for a note the client must show",
+  "permission.request": "asked with session/request_permission (src/acp/permissions.ts), not as an update",
+  "permission.decision": "the client's answer to session/request_permission, or the policy's: nothing to tell it",
+  usage: "ACP's usage_update is the context window's fill (used and size), which od does not know",
+  raw: "records od did not understand: kept in od's log, never shown as the agent's words",
+  error: "a failed prompt is the session/prompt error response (src/acp/prompt.ts)",
+  "run.result": "what the turn did is in its updates; the files it changed are on disk",
+  "run.finished": "the turn's end is the session/prompt response and its stop reason",
+};
 
 const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): SessionUpdate => ({
   sessionUpdate: kind,
@@ -63,8 +36,8 @@ const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): 
 /**
  * One od event as the ACP `session/update`s a client shows: text and thoughts as chunks (a
  * sub-agent's text as thought: it is not the answer), a tool call and its result as `tool_call`
- * and `tool_call_update` with their status, a plan as `plan`. The rest (usage, raw lines,
- * permission bookkeeping, errors, the run's own events) is not the client's to show as updates.
+ * and `tool_call_update` with the call's kind, files and status, a plan as `plan` (ACP's priority
+ * is required: od's, where the agent gave none, is "medium"). The rest: NOT_SENT says why.
  */
 export function toUpdates(event: OdEvent | OdEventBody, state: UpdateState): SessionUpdate[] {
   switch (event.type) {
@@ -73,8 +46,8 @@ export function toUpdates(event: OdEvent | OdEventBody, state: UpdateState): Ses
     case "thinking.delta":
       return event.text ? [chunk("agent_thought_chunk", event.text)] : [];
     case "tool.call": {
-      const fields = { title: title(event.name, event.input), kind: toolKind(event.name), rawInput: event.input };
-      const where = locations(event.input);
+      const fields = { title: titleOf(event), kind: event.kind ?? "other", rawInput: event.input };
+      const where = locationsOf(event, state.cwd);
       if (state.shown.has(event.id))
         return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, ...fields, ...(where.length ? { locations: where } : {}) }];
       state.shown.add(event.id);
@@ -91,14 +64,30 @@ export function toUpdates(event: OdEvent | OdEventBody, state: UpdateState): Ses
         { sessionUpdate: "tool_call_update", toolCallId: event.id, status: event.isError ? "failed" : "completed", content },
       ];
     }
-    case "status": {
-      if (event.label !== "plan") return [];
-      const entries = planEntries(event.detail);
-      return entries.length ? [{ sessionUpdate: "plan", entries }] : [];
-    }
-    default:
+    case "plan":
+      return [{ sessionUpdate: "plan", entries: event.entries.map((e) => ({ ...e, priority: e.priority ?? "medium" })) }];
+    case "run.started":
+      state.cwd = event.cwd || undefined;
       return [];
+    case "session":
+    case "status":
+    case "permission.request":
+    case "permission.decision":
+    case "usage":
+    case "raw":
+    case "error":
+    case "run.result":
+    case "run.finished":
+      return [];
+    default:
+      return unknownType(event);
   }
+}
+
+/** Every type is a case above: a new one fails to compile until it is mapped or listed in NOT_SENT. */
+function unknownType(event: never): SessionUpdate[] {
+  void event;
+  return [];
 }
 
 /**

@@ -45,7 +45,7 @@ export default odCommand({
     const input = boundedStdin((message) => log.warn(message));
     const stream = ndJsonStream(
       Writable.toWeb(process.stdout) as WritableStream<Uint8Array>,
-      Readable.toWeb(input) as ReadableStream<Uint8Array>,
+      Readable.toWeb(input) as unknown as ReadableStream<Uint8Array>, // node's web stream type, not the browser lib's
     );
     const stop = new AbortController();
     const offStop = onStopSignals((_signal, count) => {

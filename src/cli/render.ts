@@ -1,4 +1,4 @@
-import type { EventOf, OdEvent } from "../core/contract/events.ts";
+import type { EventOf, EventType, OdEvent } from "../core/contract/events.ts";
 import { partBreak } from "../core/run/summary.ts";
 
 export interface Sink {
@@ -6,9 +6,26 @@ export interface Sink {
 }
 
 /**
- * Renders events for people: the assistant's text on stdout as it streams,
- * everything else (status, tools, errors, the closing summary) on stderr.
+ * The event types the terminal writes nothing for when they come, and why. A type of the contract
+ * neither written nor listed here fails test/surfaces.test.ts.
  */
+export const NOT_SHOWN: Partial<Record<EventType, string>> = {
+  session: "its id closes the run, on the finish line (resume with --resume)",
+  "permission.request": "the decision says what was asked (od asks on the terminal itself: tty-broker.ts)",
+  usage: "one turn's figures: the run's totals go on the finish line",
+  raw: "records od did not understand: kept in the run's log (od runs show), never written as the answer",
+  "run.result": "its totals go on the finish line; with --result, its files, tool calls and diff are written",
+};
+
+const MARKS = { completed: "[x]", in_progress: "[>]", pending: "[ ]" } as const;
+
+/** A plan as a checklist: "<lead>plan (1/3 done)", then "[x] done", "[>] doing", "[ ] to do" a line, indented under it. */
+export function planLines(entries: EventOf<"plan">["entries"], lead: string): string[] {
+  const done = entries.filter((e) => e.status === "completed").length;
+  const indent = " ".repeat(lead.length + 2);
+  return [`${lead}plan (${done}/${entries.length} done)`, ...entries.map((e) => `${indent}${MARKS[e.status]} ${clip(e.content, 160)}`)];
+}
+
 /** The header's word on the sandbox: what holds the mode besides the CLI's flags. */
 function held(sandbox: EventOf<"run.started">["sandbox"]): string {
   if (sandbox?.kind === "landlock") return " · kernel sandbox: Landlock";
@@ -16,6 +33,10 @@ function held(sandbox: EventOf<"run.started">["sandbox"]): string {
   return "";
 }
 
+/**
+ * Renders events for people: the assistant's text on stdout as it streams,
+ * everything else (status, tools, plans, errors, the closing summary) on stderr.
+ */
 export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { result?: boolean } = {}) {
   const dim = (s: string) => (color ? `\x1b[2m${s}\x1b[0m` : s);
   const red = (s: string) => (color ? `\x1b[31m${s}\x1b[0m` : s);
@@ -65,6 +86,8 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
         if (!thinking.has(e.id)) note(dim("· thinking…"));
         thinking.add(e.id);
         return;
+      case "plan":
+        return note(dim(planLines(e.entries, e.parent ? "  ↳ " : "· ").join("\n")));
       case "tool.call":
         return note(dim(`${e.parent ? "  ↳ " : ""}→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
       case "tool.result":
@@ -101,10 +124,19 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
         if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
         return note(dim(`od: ${parts.join(", ")}`));
       }
-      default:
+      case "permission.request":
+      case "usage":
+      case "raw":
         return;
+      default:
+        return unknownType(e);
     }
   };
+}
+
+/** Every type is a case above: a new one fails to compile until it is written or listed in NOT_SHOWN. */
+function unknownType(event: never): void {
+  void event;
 }
 
 function clip(text: string, max: number): string {

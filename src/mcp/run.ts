@@ -45,13 +45,46 @@ export interface Seen {
 /** The run's events, unchanged, noting what the answer needs and telling the client the streamed text. */
 export async function* observe(events: AsyncIterable<OdEvent>, seen: Seen, progress: Progress): AsyncGenerator<OdEvent> {
   for await (const e of events) {
-    if (e.type === "text.delta" && !e.parent) progress.text(e.text);
-    else if (e.type === "tool.call" && !e.parent) progress.note(`→ ${e.name}`);
-    else if (e.type === "error") seen.error ??= e;
-    else if (e.type === "session") seen.sessionId = e.sessionId;
-    else if (e.type === "run.result") seen.result = e;
-    else if (e.type === "run.finished") seen.finished = e;
+    note(e, seen, progress);
     yield e;
+  }
+}
+
+/** What one event is to run_agent: every type of the contract, as src/mcp/observed.ts says (a new type fails to compile here). */
+function note(e: OdEvent, seen: Seen, progress: Progress): void {
+  switch (e.type) {
+    case "text.delta":
+      if (!e.parent) progress.text(e.text);
+      return;
+    case "tool.call":
+      if (!e.parent) progress.note(`→ ${e.name}`);
+      return;
+    case "error":
+      seen.error ??= e;
+      return;
+    case "session":
+      seen.sessionId = e.sessionId;
+      return;
+    case "run.result":
+      seen.result = e;
+      return;
+    case "run.finished":
+      seen.finished = e;
+      return;
+    case "run.started":
+    case "status":
+    case "thinking.delta":
+    case "plan":
+    case "tool.result":
+    case "permission.request":
+    case "permission.decision":
+    case "usage":
+    case "raw":
+      return; // passed on (observed.ts says why)
+    default: {
+      const unhandled: never = e;
+      return unhandled;
+    }
   }
 }
 

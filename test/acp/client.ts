@@ -40,7 +40,7 @@ export function acpClient(argv: string[], env: Record<string, string>, answer: A
     });
   const stream = ndJsonStream(
     Writable.toWeb(child.stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>,
+    Readable.toWeb(child.stdout) as unknown as ReadableStream<Uint8Array>, // node's web stream type, not the browser lib's
   );
   const connection = app.connect(stream);
   const agent = connection.agent;

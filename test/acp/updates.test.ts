@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { newUpdateState, planEntries, stopReasonOf, toolKind, toUpdates } from "../../src/acp/updates.ts";
+import { absolutePath } from "../../src/acp/tool-call.ts";
+import { newUpdateState, stopReasonOf, toUpdates } from "../../src/acp/updates.ts";
 import type { OdEventBody } from "../../src/core/contract/events.ts";
 
 const text = (t: string) => ({ type: "text", text: t });
@@ -25,7 +26,7 @@ const TABLE: Array<[string, OdEventBody[], unknown[]]> = [
   [
     "a tool call and its result",
     [
-      { type: "tool.call", id: "c1", name: "Write", input: { file_path: "/w/a.txt", content: "x" } },
+      { type: "tool.call", id: "c1", name: "Write", input: { file_path: "/w/a.txt", content: "x" }, kind: "edit", paths: ["/w/a.txt"] },
       { type: "tool.result", id: "c1", output: "written", isError: false },
     ],
     [
@@ -49,8 +50,8 @@ const TABLE: Array<[string, OdEventBody[], unknown[]]> = [
   [
     "a failed command; the same call again is an update",
     [
-      { type: "tool.call", id: "c2", name: "Bash", input: {} },
-      { type: "tool.call", id: "c2", name: "Bash", input: { command: "rm -rf /" } },
+      { type: "tool.call", id: "c2", name: "Bash", input: {}, kind: "execute" },
+      { type: "tool.call", id: "c2", name: "Bash", input: { command: "rm -rf /" }, kind: "execute" },
       { type: "tool.result", id: "c2", output: "", isError: true },
     ],
     [
@@ -68,19 +69,61 @@ const TABLE: Array<[string, OdEventBody[], unknown[]]> = [
     ],
   ],
   [
-    "a plan",
-    [{ type: "status", label: "plan", detail: "[x] read the code\n[ ] write the test" }],
+    "the kind and files are the event's; a relative path is resolved against the run's folder",
+    [
+      { type: "run.started", agent: "x", bin: "x", argv: [], cwd: "/work/project", mode: "edit" },
+      { type: "tool.call", id: "c4", name: "Grep", input: { pattern: "TODO" }, kind: "search", paths: ["src", "/etc/hosts", "./src"] },
+    ],
+    [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "c4",
+        title: "Grep: src",
+        kind: "search",
+        status: "in_progress",
+        rawInput: { pattern: "TODO" },
+        locations: [{ path: "/work/project/src" }, { path: "/etc/hosts" }],
+      },
+    ],
+  ],
+  [
+    "a call that says no kind is other: nothing is guessed from its name",
+    [{ type: "tool.call", id: "c5", name: "Read", input: { file_path: "/w/a.txt" } }],
+    [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "c5",
+        title: "Read: /w/a.txt",
+        kind: "other",
+        status: "in_progress",
+        rawInput: { file_path: "/w/a.txt" },
+        locations: [],
+      },
+    ],
+  ],
+  [
+    "a plan, as it is (a priority where the agent gave none: medium)",
+    [
+      {
+        type: "plan",
+        entries: [
+          { content: "read the code", status: "completed", priority: "high" },
+          { content: "write the test", status: "in_progress" },
+        ],
+      },
+    ],
     [
       {
         sessionUpdate: "plan",
         entries: [
-          { content: "read the code", priority: "medium", status: "completed" },
-          { content: "write the test", priority: "medium", status: "pending" },
+          { content: "read the code", priority: "high", status: "completed" },
+          { content: "write the test", priority: "medium", status: "in_progress" },
         ],
       },
     ],
   ],
-  ["a plan with no entries is nothing", [{ type: "status", label: "plan" }], []],
+  ["an empty plan empties the client's", [{ type: "plan", entries: [] }], [{ sessionUpdate: "plan", entries: [] }]],
+  ["a status is a note, never parsed back into a plan", [{ type: "status", label: "plan", detail: "[x] read the code" }], []],
   [
     "what is not the client's to show",
     [
@@ -104,40 +147,14 @@ describe("od events as ACP session/update", () => {
       expect(events.flatMap((e) => toUpdates(e, state))).toEqual(updates as never);
     });
 
-  test("tool kinds by the names agents give their tools", () => {
-    const kinds = [
-      "Read",
-      "read_file",
-      "Edit",
-      "apply_patch",
-      "write_file",
-      "Bash",
-      "run_shell_command",
-      "Grep",
-      "WebFetch",
-      "Task",
-      "mcp__x",
-    ];
-    expect(kinds.map(toolKind)).toEqual([
-      "read",
-      "read",
-      "edit",
-      "edit",
-      "edit",
-      "execute",
-      "execute",
-      "search",
-      "fetch",
-      "think",
-      "other",
-    ]);
-  });
-
-  test("plan lines as ACP's own agents print them", () => {
-    expect(planEntries("✓ one\n· two").map((e) => [e.content, e.status])).toEqual([
-      ["one", "completed"],
-      ["two", "pending"],
-    ]);
+  test("a path made absolute against the run's folder, in the folder's own style", () => {
+    expect(absolutePath("src/a.ts", "/work/p/")).toBe("/work/p/src/a.ts");
+    expect(absolutePath("./a.ts", "/work/p")).toBe("/work/p/a.ts");
+    expect(absolutePath(".", "/work/p")).toBe("/work/p");
+    expect(absolutePath("/etc/hosts", "/work/p")).toBe("/etc/hosts");
+    expect(absolutePath("src\\a.ts", "C:\\work\\p")).toBe("C:\\work\\p\\src\\a.ts");
+    expect(absolutePath("D:\\x", "C:\\work")).toBe("D:\\x");
+    expect(absolutePath("a.ts", undefined)).toBe("a.ts");
   });
 });
 

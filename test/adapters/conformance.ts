@@ -3,13 +3,13 @@
  * one suite against every router. A new adapter inherits all of it.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { homePath } from "../../src/core/agents/auth-on-disk.ts";
 import { driverFor } from "../../src/core/agents/driver-for.ts";
 import { createRegistry, type RegistryEntry } from "../../src/core/agents/registry.ts";
 import { type Adapter, validateAdapter } from "../../src/core/contract/adapter.ts";
-import { type Mode, OdEvent, type OdEventBody } from "../../src/core/contract/events.ts";
+import { type BodyOf, type Mode, OdEvent, type OdEventBody } from "../../src/core/contract/events.ts";
 import { finishing, interpret } from "../../src/core/protocols/interpret.ts";
 import { loopSettings } from "../../src/core/run/launch.ts";
 import { planRun } from "../../src/core/run/plan.ts";
@@ -172,6 +172,22 @@ export function stateProblems(adapter: Adapter): string[] {
   return [...new Set(problems)];
 }
 
+/** The tool.calls an adapter's driver makes from its fixture lines, those of the calls a denial closes included. */
+async function fixtureToolCalls(adapter: Adapter, dir: string, files: string[]): Promise<Array<BodyOf<"tool.call">>> {
+  const driver = driverFor(adapter);
+  const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
+  const events: OdEventBody[] = [];
+  for (const file of files) {
+    const { state } = driver.start({ agent: { name: adapter.name, login: adapter.login }, prompt: "x", cwd: "/w", mode: "edit", options });
+    for (const line of readFileSync(join(dir, file), "utf8").replace(/\n$/, "").split("\n")) {
+      const step = await interpret(driver, state, line);
+      events.push(...step.events, ...(step.asks ?? []).flatMap((ask) => ask.denied?.("conformance") ?? []));
+    }
+    events.push(...(await finishing(driver, state)));
+  }
+  return events.filter((e): e is BodyOf<"tool.call"> => e.type === "tool.call");
+}
+
 export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations | undefined, builtinIds: readonly string[]) {
   const adapter = entry.adapter;
   const fixtureDir = join(FIXTURES, adapter.id);
@@ -239,10 +255,12 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
 
     test("the driver never throws on garbage, and what it emits is valid", () => {
       const driver = driverFor(adapter);
+      // Lines up to 64 KiB: a huge one (an ACP agent's whole model catalog, half a megabyte) would be
+      // cloned once per key it holds, for minutes, and says nothing the smaller ones do not.
       const records = fixtures.flatMap((f) =>
-        Bun.file(join(fixtureDir, f))
-          .toString()
+        readFileSync(join(fixtureDir, f), "utf8")
           .split("\n")
+          .filter((l) => l.length <= 64 * 1024)
           .flatMap((l) => {
             try {
               return [JSON.parse(l)];
@@ -283,7 +301,7 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
       const events: OdEventBody[] = [];
       for (const file of fixtures) {
         const { state } = driver.start({ agent: { name: adapter.name, login: adapter.login }, prompt: "x", cwd: "/w", mode: "edit" });
-        for (const line of Bun.file(join(fixtureDir, file)).toString().split("\n")) {
+        for (const line of readFileSync(join(fixtureDir, file), "utf8").split("\n")) {
           const record = driver.textLines || !line.trim() ? undefined : json(line);
           const text = record === undefined ? (line.trim() ? line + splice : line) : JSON.stringify(spliced(record));
           events.push(...(await interpret(driver, state, text)).events);
@@ -292,6 +310,15 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
       }
       expect(events.flatMap(said).filter((s) => s?.includes(leak))).toEqual([]);
     });
+
+    // od's own loop has no CLI output to replay: test/core/api/tools.test.ts checks its calls' kinds.
+    if (entry.source === "builtin" && adapter.protocol.kind !== "loop")
+      test("every tool.call it makes from its fixtures says what kind of call it is", async () => {
+        // A community plugin may say nothing (the kind is optional); a built-in always says, from what its CLI says.
+        expect(fixtures.length, `${adapter.id} has no fixtures to check`).toBeGreaterThan(0);
+        const calls = await fixtureToolCalls(adapter, fixtureDir, fixtures);
+        expect(calls.filter((c) => c.kind === undefined).map((c) => `${c.name} (${c.id})`)).toEqual([]);
+      });
 
     for (const file of fixtures) {
       test(`end to end on fixture ${file}: every tool.call closed, exactly one run.finished, last`, async () => {

@@ -172,7 +172,7 @@ function suite() {
     }, 30_000);
   }
 
-  test("everything else, from a recorded run: thinking, a sub-agent, errors, a timed-out request, totals, both themes", async () => {
+  test("everything else, from a recorded run: thinking, a plan, a sub-agent, errors, a timed-out request, totals, both themes", async () => {
     const page = await open("phone", "Pi", () => "");
     await page.evaluate(`t.prompt("clean up"); for (const e of ${JSON.stringify(recorded())}) t.event(e)`);
     const out = page.locator("#output");
@@ -183,6 +183,15 @@ function suite() {
     expect(await task.locator(".tool-children .tool").getAttribute("data-status")).toBe("failed");
     expect(await task.locator(".tool-children .tool-arg").textContent()).toBe("/src/a.ts");
     expect(await out.locator(".tool", { hasText: "bash" }).locator(".tool-arg").textContent()).toBe("ls -la build");
+    // The plan as a checklist: the later one replaced the first, each step's state said in words too.
+    const plan = out.getByRole("region", { name: "Plan" });
+    expect(await plan.count()).toBe(1);
+    expect(await plan.locator(".plan-count").textContent()).toBe("1 of 3 done");
+    expect(await plan.getByRole("listitem").allTextContents()).toEqual([
+      "✓look at the build folder (done)",
+      "▸clean it (in progress, high priority)",
+      "○say what was removed (to do)",
+    ]);
     expect(await out.locator(".perm-outcome").textContent()).toBe("Denied: nobody answered within 120 s");
     expect(await out.locator(".permission").textContent()).toContain("Pi wants to write src/x.ts");
     expect(await out.getByRole("alert").textContent()).toBe("Error: The agent hit a rate limitWait a minute and try again.");

@@ -48,3 +48,31 @@ describe("the answer on the terminal", () => {
     expect(out).toBe("Asking a helper.\n Still the same message.");
   });
 });
+
+describe("a plan on the terminal", () => {
+  test("a checklist on stderr, never in the answer; a sub-agent's indented under its call", () => {
+    const { out, err } = render([
+      {
+        type: "plan",
+        entries: [
+          { content: "read the code", status: "completed" },
+          { content: "write the test", status: "in_progress" },
+          { content: "ship", status: "pending" },
+        ],
+      },
+      { type: "plan", entries: [{ content: "look around", status: "pending" }], parent: "task-1" },
+    ]);
+    expect(out).toBe("");
+    expect(err).toBe(
+      [
+        "· plan (1/3 done)",
+        "    [x] read the code",
+        "    [>] write the test",
+        "    [ ] ship",
+        "  ↳ plan (0/1 done)",
+        "      [ ] look around",
+        "",
+      ].join("\n"),
+    );
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readdirSync, statSync } from "node:fs";
 import { dirname } from "node:path";
+import { EVENT_TYPES } from "../../src/core/contract/events.ts";
 import { alive, FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { eventsOf, readFrames, TOKEN, testApp } from "./support.ts";
 
@@ -188,7 +189,7 @@ describe("runs API", () => {
       source: "none",
     });
     const schema = (await (await request("/api/schema/events")).json()) as { oneOf: unknown[] };
-    expect(schema.oneOf.length).toBe(14);
+    expect(schema.oneOf.length).toBe(EVENT_TYPES.length);
   });
 });
 

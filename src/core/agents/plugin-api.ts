@@ -18,13 +18,18 @@ export type {
 } from "../contract/adapter.ts";
 export { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
 export { OdError } from "../contract/errors.ts";
-export type { Mode, OdEvent, OdEventBody } from "../contract/events.ts";
+export type { Mode, OdEvent, OdEventBody, PlanEntry, ToolKind } from "../contract/events.ts";
 export { VERSION } from "../os/version.ts";
+// A tool call's kind, files and plan (tool-facts.ts, plan-entries.ts): what a CLI says besides the name.
+export { acpToolKind } from "../protocols/acp-tools.ts";
 export { classifyStderr, classifyText, errorFromText } from "../protocols/classify-text.ts";
 // For CLIs that speak Claude Code's stream-json: the shared parser, and the pieces its hooks may use.
 export type { ClaudeStreamOptions, ClaudeStreamState } from "../protocols/claude-stream.ts";
 export { claudeStream, errorOnce, failedResultText, toolCallOnce } from "../protocols/claude-stream.ts";
 export { arr, asRecord, num, parseToolInput, str, textOf } from "../protocols/parse-helpers.ts";
+export { planStatus, todoPlan } from "../protocols/plan-entries.ts";
+export type { ToolDescriber, ToolFacts, ToolRule } from "../protocols/tool-facts.ts";
+export { factsOf, pathsIn, todosAt, toolCallEvents, toolTable } from "../protocols/tool-facts.ts";
 export type { AcpAgentInput, AcpModeOption } from "./acp-agent.ts";
 export { defineAcpAgent } from "./acp-agent.ts";
 export { flag, parseVersion } from "./adapter-helpers.ts";

@@ -118,7 +118,8 @@ function late(s: Session, what: string, { watchdogMs = PARSE_WATCHDOG_MS, openMs
 /** Starts the plugin's thread and asks it to load the plugin; the first request waits for that. */
 function open(id: string, path: string, openMs: number): Session {
   const worker = startPluginThread();
-  worker.unref();
+  (worker as Bun.Worker).unref(); // Bun's own: the browser's lib (the web UI's checked modules bring it in) has no unref
+
   const { port1: port, port2 } = new MessageChannel();
   const inbox: Inbox = { answers: new Map() };
   const deliver = (answer: Answer) => {

@@ -4,6 +4,7 @@ import { count, parseToolInput, rec, safeJson } from "../protocols/parse-helpers
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
+import { toolCallEvent } from "./tools.ts";
 import type { Client, TurnResult } from "./types.ts";
 
 /** Output tokens per response: within every current Claude model's limit. */
@@ -92,7 +93,7 @@ export const anthropicClient: Client = async function* (req, { config, signal, n
 function closeTool(block: Extract<Block, { type: "tool_use" }> & { json?: string; done?: boolean }) {
   block.input = parseToolInput(block.json ?? "");
   block.done = true;
-  return { type: "tool.call" as const, id: block.id, name: block.name, input: block.input };
+  return toolCallEvent(block.id, block.name, block.input);
 }
 
 function strip(b: Block & { json?: string; done?: boolean }): Block {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Mode } from "../contract/events.ts";
+import type { Mode, ToolKind } from "../contract/events.ts";
 import type { ToolSpec } from "./types.ts";
 
 /** Where a tool call runs: the project root (a realpath) and the run's mode. */
@@ -18,6 +18,8 @@ export interface Tool<I extends z.ZodType = z.ZodType> {
   input: I;
   /** It changes files: read-only mode does not offer it. */
   writes: boolean;
+  /** What a call of it does, as its tool.call says (the file it acts on is its input's `path`). */
+  kind: ToolKind;
   /**
    * The result text for the model. A refusal or failure is thrown (a ToolError
    * for a refusal) and reported to the model as an error result by the caller.

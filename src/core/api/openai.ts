@@ -4,6 +4,7 @@ import { count, parseToolInput, rec, safeJson } from "../protocols/parse-helpers
 import type { Block, Message } from "./conversation.ts";
 import { postWithRetry } from "./http.ts";
 import { readSse } from "./sse.ts";
+import { toolCallEvent } from "./tools.ts";
 import type { Client, TurnResult } from "./types.ts";
 
 interface Call {
@@ -97,7 +98,7 @@ export const openaiClient: Client = async function* (req, { config, signal, note
     seen.add(id);
     const input = parseToolInput(call.args);
     result.content.push({ type: "tool_use", id, name: call.name, input });
-    yield { type: "tool.call", id, name: call.name, input };
+    yield toolCallEvent(id, call.name, input);
   }
   note(`openai ${req.model}: finish_reason ${result.stopReason ?? "?"}, ${text.length} chars of text, ${calls.size} tool call(s)`);
   return result;

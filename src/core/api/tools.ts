@@ -1,9 +1,10 @@
 import { closeSync, constants, fchmodSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
 import { z } from "zod";
-import type { Mode } from "../contract/events.ts";
+import type { BodyOf, Mode } from "../contract/events.ts";
 import { inGitMetadata } from "../os/cwd-paths.ts";
 import { UNPARSED } from "../protocols/parse-helpers.ts";
+import { pathsIn } from "../protocols/tool-facts.ts";
 import { defineTool, type Tool, toolSpec } from "./define-tool.ts";
 import { display, inParent, kindOf, readRegular, resolveInside, ToolError } from "./sandbox.ts";
 import type { ToolSpec } from "./types.ts";
@@ -19,6 +20,7 @@ const Read = defineTool({
   description: `Read a UTF-8 text file (at most ${READ_CAP} bytes).`,
   input: z.object({ path }),
   writes: false,
+  kind: "read",
   run: ({ path: p }, { root }) => read(root, p),
 });
 
@@ -27,6 +29,7 @@ const Write = defineTool({
   description: "Create a file, or replace its whole content. Missing parent folders are created.",
   input: z.object({ path, content: z.string().describe("The complete new content") }),
   writes: true,
+  kind: "edit",
   run: ({ path: p, content }, { root, mode }) => write(root, writable(root, mode, p), content),
 });
 
@@ -35,6 +38,7 @@ const Edit = defineTool({
   description: "Replace one exact string in a file. old_string must occur exactly once; include enough context to make it unique.",
   input: z.object({ path, old_string: z.string(), new_string: z.string() }),
   writes: true,
+  kind: "edit",
   run: ({ path: p, old_string, new_string }, { root, mode }) => edit(root, writable(root, mode, p), old_string, new_string),
 });
 
@@ -51,6 +55,13 @@ function offered(mode: Mode): Tool[] {
 
 export function toolsFor(mode: Mode): ToolSpec[] {
   return offered(mode).map((t) => SPECS.get(t)!);
+}
+
+/** The tool.call for a call the model made: its kind from the tool's declaration, its file the input's `path` (relative to the project); an unknown tool is other. */
+export function toolCallEvent(id: string, name: string, input: unknown): BodyOf<"tool.call"> {
+  const tool = TOOLS.find((t) => t.name === name);
+  const paths = tool ? pathsIn(input, ["path"]) : [];
+  return { type: "tool.call", id, name, input, kind: tool?.kind ?? "other", ...(paths.length ? { paths } : {}) };
 }
 
 export interface ToolOutcome {

@@ -1,5 +1,17 @@
 import { z } from "zod";
 import { ErrorCode } from "./errors.ts";
+import { type EventType, PLAN_PRIORITIES, PLAN_STATUSES, TOOL_KINDS } from "./event-types.ts";
+
+export {
+  EVENT_TYPES,
+  type EventType,
+  PLAN_PRIORITIES,
+  PLAN_STATUSES,
+  type PlanPriority,
+  type PlanStatus,
+  TOOL_KINDS,
+  type ToolKind,
+} from "./event-types.ts";
 
 /** Permission modes, from least to most authority. */
 export const Mode = z.enum(["read-only", "edit", "full"]);
@@ -30,6 +42,14 @@ const UsageTotals = z.object({
 
 /** Set on the work of a sub-agent: the id of the tool call (e.g. Claude's Task) that it runs under. */
 const parent = z.string().optional().describe("the tool.call this belongs to, for a sub-agent's activity");
+
+/** One step of an agent's plan (ACP's PlanEntry; the priority only where the agent gives one). */
+export const PlanEntry = z.object({
+  content: z.string(),
+  status: z.enum(PLAN_STATUSES),
+  priority: z.enum(PLAN_PRIORITIES).optional(),
+});
+export type PlanEntry = z.infer<typeof PlanEntry>;
 
 /** Each event's payload; the envelope (runId, seq, ts) is stamped by the pipeline. */
 const bodies = {
@@ -63,7 +83,21 @@ const bodies = {
   status: { label: z.string(), detail: z.string().optional() },
   "text.delta": { id: z.string(), text: z.string(), parent },
   "thinking.delta": { id: z.string(), text: z.string(), parent },
-  "tool.call": { id: z.string(), name: z.string(), input: z.unknown(), parent },
+  /** The agent's plan as a whole, each time it changes (a later one replaces it, as in ACP). */
+  plan: { entries: z.array(PlanEntry), parent },
+  "tool.call": {
+    id: z.string(),
+    name: z.string(),
+    input: z.unknown(),
+    /** Set by every built-in from what its CLI says (ACP's `kind`, or the CLI's own tool names); absent from plugins that do not say. */
+    kind: z.enum(TOOL_KINDS).optional().describe("what the call does: read, edit, execute, search, fetch, think or other"),
+    /**
+     * The files (or folders) the call acts on, as the CLI names them, in its order: a relative path is
+     * relative to the run's cwd (run.started), and a consumer that needs it absolute resolves it there.
+     */
+    paths: z.array(z.string()).optional().describe("the files it acts on, as the CLI names them (relative ones: to run.started's cwd)"),
+    parent,
+  },
   "tool.result": { id: z.string(), output: z.string(), isError: z.boolean(), parent },
   "permission.request": {
     id: z.string(),
@@ -102,21 +136,20 @@ const bodies = {
     sessionId: z.string().optional(),
     resumable: z.boolean(),
   },
-} as const;
-
-type Bodies = typeof bodies;
-export type EventType = keyof Bodies;
+} as const satisfies Record<EventType, z.ZodRawShape>;
 
 function variant<T extends EventType>(type: T) {
   return z.object({ type: z.literal(type), ...envelope, ...bodies[type] });
 }
 
+/** The union, in the order of EVENT_TYPES (a test holds the order; `listed` below, the set). */
 export const OdEvent = z.discriminatedUnion("type", [
   variant("run.started"),
   variant("session"),
   variant("status"),
   variant("text.delta"),
   variant("thinking.delta"),
+  variant("plan"),
   variant("tool.call"),
   variant("tool.result"),
   variant("permission.request"),
@@ -128,6 +161,11 @@ export const OdEvent = z.discriminatedUnion("type", [
   variant("run.finished"),
 ]);
 export type OdEvent = z.infer<typeof OdEvent>;
+
+/** A name in EVENT_TYPES without its variant here (or a variant not named there) fails to compile. */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const listed: Same<OdEvent["type"], EventType> = true;
+void listed;
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 

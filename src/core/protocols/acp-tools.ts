@@ -1,4 +1,4 @@
-import type { OdEventBody } from "../contract/events.ts";
+import { type OdEventBody, TOOL_KINDS, type ToolKind } from "../contract/events.ts";
 import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
 
 /**
@@ -7,6 +7,15 @@ import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
  * describes the call too. Each call becomes exactly one `tool.call` and one `tool.result`,
  * whether the agent finishes it, od denies it, or the turn ends first.
  */
+
+/**
+ * ACP's ToolKind as od's: the same word, but `delete` and `move` are edits (they change files) and
+ * `switch_mode` (or no kind, or one od does not know) is other, ACP's own default.
+ */
+export function acpToolKind(kind: unknown): ToolKind {
+  if (kind === "delete" || kind === "move") return "edit";
+  return TOOL_KINDS.find((k) => k === kind) ?? "other";
+}
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "canceled", "error", "succeeded", "success"]);
 const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
@@ -100,7 +109,8 @@ function callOf(id: string, tool: Tool): OdEventBody {
     ...(tool.title ? { title: tool.title } : {}),
     ...(tool.locations.length ? { locations: tool.locations } : {}),
   };
-  return { type: "tool.call", id, name: tool.name ?? tool.title ?? tool.kind ?? "tool", input };
+  const paths = tool.locations.length ? { paths: [...tool.locations] } : {};
+  return { type: "tool.call", id, name: tool.name ?? tool.title ?? tool.kind ?? "tool", input, kind: acpToolKind(tool.kind), ...paths };
 }
 
 function resultOf(id: string, tool: Tool, output: string, isError: boolean): OdEventBody {

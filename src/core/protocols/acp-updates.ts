@@ -1,6 +1,7 @@
 import type { OdEventBody } from "../contract/events.ts";
 import { type ToolState, toolEvents } from "./acp-tools.ts";
-import { arr, asRecord, num, type Rec, str } from "./parse-helpers.ts";
+import { asRecord, num, type Rec, str } from "./parse-helpers.ts";
+import { todoPlan } from "./plan-entries.ts";
 
 /** Per-run bookkeeping for session/update: text part numbering and tool calls accumulated by id. */
 export interface UpdateState extends ToolState {
@@ -35,12 +36,9 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
     case "tool_call":
     case "tool_call_update":
       return toolEvents(u, state);
-    case "plan": {
-      const entries = arr(u.entries).map(
-        (e) => `${str(asRecord(e)?.status) === "completed" ? "✓" : "·"} ${str(asRecord(e)?.content) ?? ""}`,
-      );
-      return [{ type: "status", label: "plan", detail: entries.join("\n") }];
-    }
+    case "plan":
+      // The whole plan each time (ACP: the client replaces it), as od's own event.
+      return [{ type: "plan", entries: todoPlan(u.entries) }];
     case "current_mode_update":
       return [{ type: "status", label: "mode", detail: str(u.currentModeId) }];
     default:

@@ -3,7 +3,9 @@
 import type { OdEventBody } from "../contract/events.ts";
 import { errorFromText } from "./classify-text.ts";
 import type { ClaudeStreamState, Mapper } from "./claude-stream-types.ts";
+import { claudeTools } from "./claude-tools.ts";
 import { arr, asRecord, num, parseToolInput, type Rec, str, textOf } from "./parse-helpers.ts";
+import { type ToolDescriber, toolCallEvents } from "./tool-facts.ts";
 
 export const SHARED_SYSTEM: Record<string, Mapper> = {
   init: (r) => (str(r.session_id) ? [{ type: "session", sessionId: str(r.session_id)!, model: str(r.model) }] : []),
@@ -24,7 +26,7 @@ export const STATUS_RECORDS: Record<string, Mapper> = {
 };
 
 export const SHARED_RECORDS: Record<string, Mapper> = {
-  stream_event: (r, state) => streamEvent(asRecord(r.event), state),
+  stream_event: (r, state, _line, options) => streamEvent(asRecord(r.event), state, options.tools),
   assistant: (r, state, _line, options) => {
     const message = asRecord(r.message);
     const messageId = str(message?.id) ?? `msg-${++state.n}`;
@@ -35,7 +37,7 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
         // What the stream carried wins (its deltas, else the input it started with); the wrapper's own input fills in.
         const streamed = options.toolInputFromDeltas ? [...state.blocks.values()].find((x) => x.id === block.id) : undefined;
         const input = streamed ? parseToolInput(streamed.json, streamed.input, block.input) : block.input;
-        return toolCallOnce(state, str(block.id) ?? "", str(block.name), input);
+        return toolCallOnce(state, str(block.id) ?? "", str(block.name), input, options.tools);
       }
       if (repeated) return [];
       if (block?.type === "text" && str(block.text)) return [{ type: "text.delta", id: `${messageId}:${i}`, text: str(block.text)! }];
@@ -69,7 +71,7 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
   },
 };
 
-function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[] {
+function streamEvent(e: Rec | undefined, state: ClaudeStreamState, tools: ToolDescriber | undefined): OdEventBody[] {
   switch (e?.type) {
     case "message_start":
       state.messageId = str(asRecord(e.message)?.id) ?? `msg-${++state.n}`;
@@ -94,7 +96,7 @@ function streamEvent(e: Rec | undefined, state: ClaudeStreamState): OdEventBody[
     case "content_block_stop": {
       const block = state.blocks.get(num(e.index) ?? 0);
       return block?.type === "tool_use" && block.id
-        ? toolCallOnce(state, block.id, block.name, parseToolInput(block.json, block.input))
+        ? toolCallOnce(state, block.id, block.name, parseToolInput(block.json, block.input), tools)
         : [];
     }
     default:
@@ -107,11 +109,23 @@ function markStreamed(state: ClaudeStreamState, events: OdEventBody[]): OdEventB
   return events;
 }
 
-/** A tool.call the first time a tool call's id shows up (deltas and wrappers both carry it). */
-export function toolCallOnce(state: ClaudeStreamState, id: string, name: string | undefined, input: unknown): OdEventBody[] {
+/**
+ * A tool.call the first time a tool call's id shows up (deltas and wrappers both carry it), with
+ * its kind and files as `tools` (the CLI's own table; Claude Code's by default) describes them,
+ * and after it the plan a todo tool's input writes.
+ */
+export function toolCallOnce(
+  state: ClaudeStreamState,
+  id: string,
+  name: string | undefined,
+  input: unknown,
+  tools: ToolDescriber = claudeTools,
+): OdEventBody[] {
   if (!id || state.calls.has(id)) return [];
   state.calls.add(id);
-  return [{ type: "tool.call", id, name: name ?? "tool", input: input ?? {} }];
+  const called = name ?? "tool";
+  const given = input ?? {};
+  return toolCallEvents(id, called, given, tools(called, given));
 }
 
 /** An error event unless one was already reported in this run. */

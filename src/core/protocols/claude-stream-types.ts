@@ -1,6 +1,7 @@
 /** The types of the shared stream-json parser (claude-stream.ts) and its record mappings (claude-stream-records.ts). */
 import type { OdEventBody } from "../contract/events.ts";
 import type { Rec } from "./parse-helpers.ts";
+import type { ToolDescriber } from "./tool-facts.ts";
 
 /** A content block of the message streaming now: what a tool call needs once its input is complete. */
 export interface ContentBlock {
@@ -54,4 +55,6 @@ export interface ClaudeStreamOptions<X> {
   wrapperRepeatsDeltas?: (state: ClaudeStreamState & X, messageId: string) => boolean;
   /** Report the first error only: the closing `result` repeats one the stream already reported. */
   errorsOnce?: boolean;
+  /** The CLI's tools by name, when it does not name them as Claude Code does (claude-tools.ts): each call's kind, files and plan. */
+  tools?: ToolDescriber;
 }

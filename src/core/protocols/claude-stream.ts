@@ -16,7 +16,7 @@ export { errorOnce, failedResultText, toolCallOnce } from "./claude-stream-recor
 export type { ClaudeStreamOptions, ClaudeStreamState, ContentBlock, Mapper, RecordHook, RecordMapper } from "./claude-stream-types.ts";
 
 /** A sub-agent's events; the rest (session, usage, errors) belong to the run. */
-const SUBTASK_TYPES = new Set(["text.delta", "thinking.delta", "tool.call", "tool.result"]);
+const SUBTASK_TYPES = new Set(["text.delta", "thinking.delta", "plan", "tool.call", "tool.result"]);
 
 /** The line protocol's `createState` and `parse` for one CLI. */
 export function claudeStream<X extends object = {}>(options: ClaudeStreamOptions<X>) {

@@ -3,6 +3,8 @@ import type { PermissionAsk } from "../contract/permissions.ts";
 import { errorFromText } from "./classify-text.ts";
 import { defineDriver } from "./driver.ts";
 import { asRecord, num, type Rec, str, textOf } from "./parse-helpers.ts";
+import { piTools } from "./pi-tools.ts";
+import { toolCallEvents } from "./tool-facts.ts";
 
 /** pi's RPC mode (`pi --mode rpc`): JSON commands on stdin, events and responses on stdout. */
 
@@ -50,8 +52,11 @@ export const piRpc = defineDriver<PiState>({
         return { events: [] };
       case "message_update":
         return { events: delta(r, state) };
-      case "tool_execution_start":
-        return { events: [{ type: "tool.call", id: str(r.toolCallId) ?? "", name: str(r.toolName) ?? "tool", input: r.args ?? {} }] };
+      case "tool_execution_start": {
+        const name = str(r.toolName) ?? "tool";
+        const input = r.args ?? {};
+        return { events: toolCallEvents(str(r.toolCallId) ?? "", name, input, piTools(name, input)) };
+      }
       case "tool_execution_end":
         return {
           events: [

@@ -1,7 +1,8 @@
+// @ts-check
 // The od web UI: plain DOM, no framework, bundled at build time. This module wires the parts together:
 // the form (form.js), recent runs (history.js), a run's stream (stream.js) into its transcript
 // (transcript.js), compare runs (compare.js), and what the page says about its connection (banner.js).
-import { api, onApiTrouble, post } from "./api.js";
+import { ApiError, api, onApiTrouble, post } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
 import { createCompare } from "./compare.js";
 import {
@@ -17,24 +18,32 @@ import {
   targetName,
 } from "./form.js";
 import { renderHistory, took } from "./history.js";
+import { $ } from "./page.js";
 import { watchRun } from "./stream.js";
 import { createTranscript } from "./transcript.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("../../core/contract/events.ts").OdEvent} OdEvent */
+/** @typedef {import("../../core/store/summary.ts").RunSummary} RunSummary */
+/** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord */
+/** @typedef {import("./form.js").RunBody} RunBody */
+/** @typedef {import("./stream.js").Connection} Connection */
+/** @typedef {typeof import("./stream.js").watchRun} WatchRun */
+
+/** @type {{ watcher?: { close(): void }, runId?: string, live: boolean, offline: boolean }} */
 const state = { watcher: undefined, runId: undefined, live: false, offline: false };
 
 /** Run is offered only while no run is live; Cancel only while one is. */
-function setLive(live) {
+function setLive(/** @type {boolean} */ live) {
   state.live = live;
   $("run").disabled = live;
   $("cancel").disabled = !live;
   $("output").setAttribute("aria-busy", String(live));
 }
 
-const setStatus = (text) => ($("run-status").textContent = text);
+const setStatus = (/** @type {string} */ text) => ($("run-status").textContent = text);
 
 /** A start that failed: said where the output goes, the old output cleared. */
-function showAlert(message) {
+function showAlert(/** @type {string} */ message) {
   state.watcher?.close();
   state.runId = undefined;
   $("output").replaceChildren();
@@ -48,13 +57,18 @@ async function loadRuns() {
   renderHistory(runs, open, state.runId);
 }
 
-/** Streams a run (live, or replayed from its log) into the output panel. */
+/**
+ * Streams a run (live, or replayed from its log) into the output panel.
+ * @param {string} runId
+ * @param {{ prompt?: string, agent?: { id?: string, name?: string }, live: boolean }} how
+ */
 function show(runId, { prompt, agent, live }) {
   state.watcher?.close();
   state.runId = runId;
   $("alert").hidden = true;
   const agentName = agent?.name ?? agent?.id ?? "The agent";
-  const answer = (askId, decision) => post(`/runs/${runId}/permissions/${encodeURIComponent(askId)}`, { decision });
+  const answer = (/** @type {string} */ askId, /** @type {"allow" | "deny"} */ decision) =>
+    post(`/runs/${runId}/permissions/${encodeURIComponent(askId)}`, { decision });
   const transcript = createTranscript($("output"), { agentName, answer });
   if (prompt) transcript.prompt(prompt);
   setLive(live);
@@ -68,17 +82,17 @@ function show(runId, { prompt, agent, live }) {
   });
 }
 
-function follow(e) {
+function follow(/** @type {OdEvent} */ e) {
   if (e.type === "run.started")
     setStatus(`${e.agent} in ${e.cwd || "the login directory"}${e.on ? ` on ${targetName(e.on)}` : ""} (${e.mode})…`);
   if (e.type !== "run.finished") return;
   setLive(false);
-  setStatus(`${e.status[0].toUpperCase()}${e.status.slice(1)} in ${took(e.durationMs)}`);
+  setStatus(`${e.status.charAt(0).toUpperCase()}${e.status.slice(1)} in ${took(e.durationMs)}`);
   offerSession(e.resumable ? e.sessionId : undefined);
   loadRuns().catch(() => {});
 }
 
-function connection(s) {
+function connection(/** @type {Connection} */ s) {
   if (s === "unauthorized") return showFreshLink();
   showBanner(s);
   if (s === "gone") {
@@ -88,7 +102,7 @@ function connection(s) {
 }
 
 /** A past run: its settings back in the form, its events replayed (a live one goes on streaming). */
-async function open(summary) {
+async function open(/** @type {HistoryRecord} */ summary) {
   // A compare run is one entry of the history: opening it shows its members side by side again.
   if (summary.kind === "compare") return openCompare(summary);
   await fillForm(summary).catch(() => {});
@@ -100,8 +114,10 @@ async function open(summary) {
 
 /** The attached images go up first (as base64 JSON); the run gets their paths on the server. */
 async function uploadImages() {
+  /** @type {string[]} */
   const paths = [];
-  for (const file of $("images").files) {
+  for (const file of $("images").files ?? []) {
+    /** @type {string | undefined} */
     const data = await new Promise((resolve, reject) => {
       const reader = new FileReader();
       reader.onload = () => resolve(String(reader.result).split(",")[1]);
@@ -113,7 +129,12 @@ async function uploadImages() {
   return paths;
 }
 
-async function start(event) {
+/** What went wrong, for the alert: the server's message and hint, or the error's own message. */
+const failure = (/** @type {unknown} */ err) => (err instanceof ApiError ? err.text : err instanceof Error ? err.message : String(err));
+/** A refused token: the page already shows how to get a fresh link (banner.js), so no alert says it again. */
+const refused = (/** @type {unknown} */ err) => err instanceof ApiError && err.status === 401;
+
+async function start(/** @type {SubmitEvent} */ event) {
   event.preventDefault();
   if (state.live) return;
   const body = readForm();
@@ -130,24 +151,29 @@ async function start(event) {
     loadRuns().catch(() => {});
   } catch (err) {
     setLive(false);
-    if (err.status !== 401) showAlert(`Could not start: ${err.text ?? err.message}`);
+    if (!refused(err)) showAlert(`Could not start: ${failure(err)}`);
   }
 }
 
 /** A compare run from the history, its members replayed side by side with their results. */
-async function openCompare(record) {
+async function openCompare(/** @type {import("../../core/runs/history.ts").CompareRecord} */ record) {
   state.watcher?.close();
   state.runId = undefined;
   $("alert").hidden = true;
   setStatus("");
   try {
-    await createCompare($("output"), { api, watchRun, createTranscript }).show(record, record.prompt);
+    const members = record.members.map((m) => ({ label: m.label, agent: m.agent ?? "", runId: m.runId }));
+    await createCompare($("output"), { api, watchRun, createTranscript }).show({ groupId: record.groupId, members }, record.prompt);
   } finally {
     loadRuns().catch(() => {});
   }
 }
 
-/** Several agents (or one, repeated) on the same request, side by side (compare.js). */
+/**
+ * Several agents (or one, repeated) on the same request, side by side (compare.js).
+ * @param {RunBody} request
+ * @param {NonNullable<ReturnType<typeof readCompare>>} spec
+ */
 async function startCompare(request, spec) {
   state.watcher?.close();
   state.runId = undefined;
@@ -157,6 +183,7 @@ async function startCompare(request, spec) {
   const { agent, resume, ask, ...rest } = request;
   const body = spec.agents ? { ...rest, agents: spec.agents } : { ...rest, agent, repeat: spec.repeat };
   // Each member's stream also tells the banner when the connection drops or the server is gone.
+  /** @type {WatchRun} */
   const watch = (runId, handlers) =>
     watchRun(runId, {
       ...handlers,
@@ -206,5 +233,5 @@ async function boot() {
 }
 
 boot().catch((err) => {
-  if (err.status !== 401) showAlert(`The page could not load: ${err.text ?? err.message}`);
+  if (!refused(err)) showAlert(`The page could not load: ${failure(err)}`);
 });

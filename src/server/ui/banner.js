@@ -1,18 +1,25 @@
+// @ts-check
 // What the page says about its connection: a banner while a stream reconnects or once the server
 // is gone, and, when the server refuses this page's token (it restarted: a new launch has a new
 // token), a page of its own that says how to get a fresh link.
-const $ = (id) => document.getElementById(id);
+import { $ } from "./page.js";
 
+/** @typedef {"reconnecting" | "gone" | "offline" | "live"} BannerState */
+
+/** @type {Partial<Record<BannerState, string>>} */
 const MESSAGES = {
   reconnecting: "Reconnecting to the od server…",
   gone: "The od server is gone: start it again with `od serve` and open the link it prints.",
   offline: "Cannot reach the od server: is `od serve` still running?",
 };
 
-/** Shows `state`'s banner ("reconnecting", "gone", "offline"), or none ("live", or nothing). */
+/**
+ * Shows `state`'s banner ("reconnecting", "gone", "offline"), or none ("live", or nothing).
+ * @param {BannerState} [state]
+ */
 export function showBanner(state) {
   const banner = $("banner");
-  const text = MESSAGES[state];
+  const text = state && MESSAGES[state];
   banner.hidden = !text;
   banner.className = `banner ${state ?? ""}`;
   banner.replaceChildren(...(text ? codeSpans(text) : []));
@@ -29,6 +36,6 @@ export function showFreshLink() {
 }
 
 /** `text` with `backticked` parts as code. */
-function codeSpans(text) {
+function codeSpans(/** @type {string} */ text) {
   return text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
 }

@@ -1,22 +1,35 @@
+// @ts-check
 // A compare run: one column per member streaming its transcript side by side (stacked on a narrow
 // screen), then each member's kept result (files, +added −removed, the diff) with "Apply this one".
 // Everything an agent wrote is set as text (the transcript renders its Markdown with raw HTML escaped).
 import { renderDiff } from "./result.js";
+import { el } from "./tool-card.js";
+
+/** @typedef {typeof import("./api.js").api} Api */
+/** @typedef {typeof import("./stream.js").watchRun} WatchRun */
+/** @typedef {typeof import("./transcript.js").createTranscript} CreateTranscript */
+/** @typedef {import("../../core/runs/groups.ts").GroupHandle["members"][number]} Member a member as POST /compare answers it */
+/** @typedef {import("../../core/store/groups.ts").GroupMember & { diff: string | null }} KeptMember a member as GET /runs/:groupId/diff answers it */
+/** @typedef {{ members?: KeptMember[], applied?: { label: string } }} GroupDiff */
+/** @typedef {import("../../core/workspace/apply.ts").Applied} Applied */
+/** @typedef {import("../../core/workspace/keep.ts").FileStat} FileStat */
+/** @typedef {ReturnType<typeof column> & { member: Member }} Column */
 
 const POLL_MS = 300;
 
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return node;
-}
+const post = (/** @type {Api} */ api, /** @type {string} */ path, body = {}) => api(path, { method: "POST", body: JSON.stringify(body) });
+/** An error's message, with its hint when it has one (the server's ApiError). */
+const errorText = (/** @type {unknown} */ err) =>
+  err instanceof Error ? ("hint" in err && err.hint ? `${err.message} (${err.hint})` : err.message) : String(err);
+const plural = (/** @type {number} */ n, /** @type {string} */ word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+const totals = (/** @type {FileStat[]} */ files) =>
+  files.reduce((t, f) => ({ added: t.added + f.added, removed: t.removed + f.removed }), { added: 0, removed: 0 });
 
-const post = (api, path, body = {}) => api(path, { method: "POST", body: JSON.stringify(body) });
-const errorText = (err) => (err?.hint ? `${err.message} (${err.hint})` : String(err?.message ?? err));
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-const totals = (files) => files.reduce((t, f) => ({ added: t.added + f.added, removed: t.removed + f.removed }), { added: 0, removed: 0 });
-
-/** One member's column: its heading and status, its transcript, and (at the end) its result to apply. */
+/**
+ * One member's column: its heading and status, its transcript, and (at the end) its result to apply.
+ * @param {Member} member
+ * @param {{ api: Api, createTranscript: CreateTranscript }} deps
+ */
 function column(member, { api, createTranscript }) {
   const id = `cmp-${member.runId}`;
   const badge = el("span", { className: "badge running", textContent: "running" });
@@ -30,17 +43,21 @@ function column(member, { api, createTranscript }) {
     result,
   );
   node.setAttribute("aria-labelledby", id);
-  const answer = (askId, decision) =>
+  const answer = (/** @type {string} */ askId, /** @type {"allow" | "deny"} */ decision) =>
     post(api, `/runs/${encodeURIComponent(member.runId)}/permissions/${encodeURIComponent(askId)}`, { decision });
   const transcript = createTranscript(body, { agentName: member.agent, answer });
-  const finish = (status) => {
+  const finish = (/** @type {string} */ status) => {
     badge.className = `badge ${status}`;
     badge.textContent = status;
   };
   return { node, transcript, result, finish };
 }
 
-/** A member's kept result: its files with line counts, the diff, and the button that applies it. */
+/**
+ * A member's kept result: its files with line counts, the diff, and the button that applies it.
+ * @param {KeptMember} member
+ * @param {{ onApply: (member: KeptMember, button: HTMLButtonElement) => void }} handlers
+ */
 function resultPanel(member, { onApply }) {
   const files = member.files ?? [];
   if (!member.diff) {
@@ -61,7 +78,11 @@ function resultPanel(member, { onApply }) {
   return { node, button };
 }
 
-/** What an apply did, or why it was refused, said where the user looks (and to screen readers). */
+/**
+ * What an apply did, or why it was refused, said where the user looks (and to screen readers).
+ * @param {HTMLElement} box
+ * @param {{ ok: boolean, text: string, files?: FileStat[] }} said
+ */
 function outcome(box, { ok, text, files = [] }) {
   box.hidden = false;
   box.className = `compare-outcome ${ok ? "applied" : "refused"}`;
@@ -83,12 +104,18 @@ function outcome(box, { ok, text, files = [] }) {
  * root: where the compare run is shown (cleared). `api(path, init)` answers parsed JSON, `watchRun(runId,
  * {onEvent, onConnection})` streams a run, `createTranscript(el, {agentName, answer})` renders one.
  * `start(body)` starts the run (rejects when the server refuses it) and resolves once its results are shown.
+ * @param {HTMLElement} root
+ * @param {{ api: Api, watchRun: WatchRun, createTranscript: CreateTranscript }} deps
  */
 export function createCompare(root, { api, watchRun, createTranscript }) {
-  async function start(body) {
-    await show(await post(api, "/compare", body), body.prompt);
+  async function start(/** @type {Record<string, unknown>} */ body) {
+    await show(await post(api, "/compare", body), String(body.prompt ?? ""));
   }
   /** A compare run already started (or ended: its members' logs replay), by its id and members. */
+  /**
+   * @param {{ groupId: string, members: Member[] }} started
+   * @param {string} prompt
+   */
   async function show({ groupId, members }, prompt) {
     root.replaceChildren();
     root.classList.remove("transcript");
@@ -109,6 +136,7 @@ export function createCompare(root, { api, watchRun, createTranscript }) {
     cancel.hidden = true;
     state.textContent = "Keeping each result…";
     await waitForGroup(api, groupId);
+    /** @type {GroupDiff} */
     const diff = await api(`/runs/${encodeURIComponent(groupId)}/diff`);
     state.textContent = "All runs finished: compare their results and apply the one you want.";
     showResults(diff, columns, { api, groupId, state });
@@ -116,12 +144,18 @@ export function createCompare(root, { api, watchRun, createTranscript }) {
   return { start, show };
 }
 
-/** Streams one member into its column until its run.finished (or its stream is lost for good). */
+/**
+ * Streams one member into its column until its run.finished (or its stream is lost for good).
+ * @param {Column} col
+ * @param {WatchRun} watchRun
+ * @returns {Promise<void>}
+ */
 function follow(col, watchRun) {
   return new Promise((resolve) => {
     let done = false;
+    /** @type {{ close(): void } | undefined} */
     let watcher;
-    const end = (status) => {
+    const end = (/** @type {string} */ status) => {
       if (done) return;
       done = true;
       col.finish(status);
@@ -140,7 +174,7 @@ function follow(col, watchRun) {
 }
 
 /** Waits until the server has kept every member's result and recorded the group. */
-async function waitForGroup(api, groupId) {
+async function waitForGroup(/** @type {Api} */ api, /** @type {string} */ groupId) {
   for (;;) {
     const status = await api(`/compare/${encodeURIComponent(groupId)}`);
     if (status.done) return status;
@@ -148,19 +182,26 @@ async function waitForGroup(api, groupId) {
   }
 }
 
+/**
+ * @param {GroupDiff} diff
+ * @param {Column[]} columns
+ * @param {{ api: Api, groupId: string, state: HTMLElement }} where
+ */
 function showResults(diff, columns, { api, groupId, state }) {
   const box = el("div", { className: "compare-outcome", hidden: true });
+  /** @type {HTMLButtonElement[]} */
   const buttons = [];
-  const settle = (label) => {
+  const settle = (/** @type {string} */ label) => {
     for (const b of buttons) {
       b.disabled = true;
       if (b.dataset.label === label) b.textContent = "Applied";
     }
   };
-  const onApply = async (member, button) => {
+  const onApply = async (/** @type {KeptMember} */ member, /** @type {HTMLButtonElement} */ button) => {
     for (const b of buttons) b.disabled = true;
     button.after(box); // said next to the button pressed, where the user looks
     try {
+      /** @type {Applied} */
       const applied = await post(api, `/runs/${encodeURIComponent(groupId)}/apply`, { label: member.label });
       settle(member.label);
       state.textContent = `Applied ${member.label}'s result.`;

@@ -1,22 +1,38 @@
+// @ts-check
 // The new-run form: agent, model (the agent's catalog, or any id typed in), effort, mode, where it runs
 // (this machine or a named target), skills, working directory, prompt, and whom to compare with. `readForm` gives the request it describes,
 // `fillForm` puts a past run's settings back.
 import { api } from "./api.js";
+import { $ } from "./page.js";
 
-const $ = (id) => document.getElementById(id);
+/** @typedef {import("../../core/contract/events.ts").Mode} Mode */
+/** @typedef {import("../../core/agents/detection.ts").Detection & { install?: string, modes: Mode[] }} Agent as GET /api/agents lists it */
+/** @typedef {import("../targets.ts").TargetInfo} Target */
+/** @typedef {import("../../core/skills/catalog.ts").SkillMeta} Skill */
+/** @typedef {import("../../core/store/summary.ts").RunSummary} RunSummary */
+/**
+ * The request POST /api/runs takes (src/server/routes/runs.ts): the run request, with a named target, never an `on` URL.
+ * @typedef {Omit<import("../../core/contract/request.ts").RunRequest, "on"> & { ask?: boolean, target?: string }} RunBody
+ */
+
+/** @type {Map<string, Agent>} */
 const agents = new Map();
-/** The server's named targets (GET /api/targets): name → its URL. */
+/** @type {Map<string, string>} The server's named targets (GET /api/targets): name → its URL. */
 const targets = new Map();
 
+/**
+ * @param {string} value
+ * @param {Partial<HTMLOptionElement>} [extra]
+ */
 function option(value, text = value, extra = {}) {
   return Object.assign(document.createElement("option"), { value, textContent: text, ...extra });
 }
 
 /** Fills the agent list (installed ones first to choose) and the compare choices; selects the first ready agent. */
-export function setAgents(list) {
+export function setAgents(/** @type {Agent[]} */ list) {
   agents.clear();
   for (const a of list) agents.set(a.id, a);
-  const label = (a) => (a.installed ? `${a.name}${a.version ? ` ${a.version}` : ""}` : `${a.name} (not installed)`);
+  const label = (/** @type {Agent} */ a) => (a.installed ? `${a.name}${a.version ? ` ${a.version}` : ""}` : `${a.name} (not installed)`);
   $("agent").replaceChildren(...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
   $("compare-agents").replaceChildren(
     ...list
@@ -45,7 +61,8 @@ export async function agentChanged({ resetModel = true } = {}) {
   if (resetModel) $("model").value = "";
   resetSession();
   if (!agent) return;
-  for (const opt of $("mode").options) opt.disabled = !agent.modes.includes(opt.value);
+  for (const opt of $("mode").options) opt.disabled = !agent.modes.some((m) => m === opt.value);
+  /** @type {{ models: string[], efforts: string[], names?: Record<string, string> }} */
   const { models, efforts, names = {} } = await api(`/agents/${encodeURIComponent(agent.id)}/models`);
   if (currentAgent() !== agent) return; // another agent was chosen meanwhile
   $("models").replaceChildren(...models.map((m) => option(m, names[m] ?? m)));
@@ -61,7 +78,7 @@ export function resetSession() {
 }
 
 /** Offers "Continue this session" for `sessionId` (or nothing). */
-export function offerSession(sessionId) {
+export function offerSession(/** @type {string | undefined} */ sessionId) {
   $("continue").checked = false;
   $("continue").disabled = !sessionId;
   $("continue-row").hidden = !sessionId;
@@ -69,7 +86,7 @@ export function offerSession(sessionId) {
 }
 
 /** Adds "Where" to the form when the server has named targets: this machine, or one of them (sent by name). */
-export function setTargets(list) {
+export function setTargets(/** @type {Target[]} */ list) {
   targets.clear();
   for (const t of list) targets.set(t.name, t.on);
   if (!list.length || $("target")) return;
@@ -79,19 +96,22 @@ export function setTargets(list) {
   select.addEventListener("change", () => ($("cwd").required = !select.value));
   const label = document.createElement("label");
   label.append("Where ", select);
-  $("mode").closest("label").after(label);
+  $("mode").closest("label")?.after(label);
 }
 
 /** A target's name for its URL (a run's `on`), or the URL when no configured target has it. */
-export function targetName(on) {
+export function targetName(/** @type {string} */ on) {
   for (const [name, url] of targets) if (url === on) return name;
   return on;
 }
 
 /** The run the form describes, as POST /api/runs takes it. */
 export function readForm() {
-  const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value.trim(), mode: $("mode").value };
-  if ($("target")?.value) body.target = $("target").value;
+  const mode = /** @type {Mode} the select's options are the modes (index.html) */ ($("mode").value);
+  /** @type {RunBody} */
+  const body = { agent: $("agent").value, prompt: $("prompt").value, cwd: $("cwd").value.trim(), mode };
+  const target = $("target")?.value;
+  if (target) body.target = target;
   if (!body.cwd && body.target) delete body.cwd;
   const model = $("model").value.trim();
   if (model && model !== "default") body.model = model;
@@ -105,14 +125,19 @@ export function readForm() {
 
 /** Whom to compare with: several agents (the chosen one first), or the one agent repeated; undefined for a plain run. */
 export function readCompare() {
-  const others = [...document.querySelectorAll("input[name=compare-agent]:checked")].map((b) => b.value);
+  /** @type {NodeListOf<HTMLInputElement>} */
+  const checked = document.querySelectorAll("input[name=compare-agent]:checked");
+  const others = [...checked].map((b) => b.value);
   const agent = $("agent").value;
   if (others.some((id) => id !== agent)) return { agents: [agent, ...others.filter((id) => id !== agent)] };
   const repeat = Number($("repeat").value);
   return repeat > 1 ? { repeat } : undefined;
 }
 
-/** Puts a run's settings back (agent, model, effort, mode, skills, cwd, prompt). */
+/**
+ * Puts a run's settings back (agent, model, effort, mode, skills, cwd, prompt): those a run's summary has.
+ * @param {Partial<Pick<RunSummary, "agent" | "model" | "mode" | "cwd" | "on" | "prompt">> & { effort?: string, skills?: string[] }} request
+ */
 export async function fillForm(request) {
   if (request.agent && agents.has(request.agent) && request.agent !== $("agent").value) {
     $("agent").value = request.agent;
@@ -122,10 +147,11 @@ export async function fillForm(request) {
   if (request.effort !== undefined) $("effort").value = request.effort;
   if (request.mode) $("mode").value = request.mode;
   if (request.cwd) $("cwd").value = request.cwd;
-  if ($("target")) {
+  const target = $("target");
+  if (target) {
     const name = request.on ? targetName(request.on) : "";
-    $("target").value = targets.has(name) ? name : "";
-    $("cwd").required = !$("target").value;
+    target.value = targets.has(name) ? name : "";
+    $("cwd").required = !target.value;
   }
   if (request.prompt !== undefined) $("prompt").value = request.prompt;
   const skills = new Set(request.skills ?? []);
@@ -133,7 +159,7 @@ export async function fillForm(request) {
 }
 
 /** Fills the skills list. */
-export function setSkills(skills) {
+export function setSkills(/** @type {Skill[]} */ skills) {
   $("skills").replaceChildren(...skills.map((s) => option(s.name, `${s.name} — ${s.description}`, { title: s.description })));
   $("skills-field").hidden = skills.length === 0;
 }

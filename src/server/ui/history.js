@@ -1,17 +1,14 @@
+// @ts-check
 // Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
 // button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
 import { targetName } from "./form.js";
+import { $ } from "./page.js";
+import { el } from "./tool-card.js";
 
-const $ = (id) => document.getElementById(id);
-
-function el(tag, props = {}, ...children) {
-  const node = Object.assign(document.createElement(tag), props);
-  node.append(...children.filter((c) => c !== undefined && c !== null && c !== false));
-  return node;
-}
+/** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord a run, or a compare run as one record */
 
 /** "14:03" today, "3 Mar 14:03" before. */
-export function when(ms) {
+export function when(/** @type {number | undefined} */ ms) {
   if (!ms) return "";
   const d = new Date(ms);
   const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
@@ -19,7 +16,7 @@ export function when(ms) {
 }
 
 /** "850 ms", "12.3 s", "4 min 05 s". */
-export function took(ms) {
+export function took(/** @type {number | undefined} */ ms) {
   if (ms === undefined) return "";
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -27,21 +24,30 @@ export function took(ms) {
 }
 
 /** "1.2k tokens", when the run reported any. */
-function tokens(usage) {
+function tokens(/** @type {HistoryRecord["usage"]} */ usage) {
   const n = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
   if (!n) return "";
   return `${n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n} tokens`;
 }
 
 /** The last two parts of a path: where a run was, short enough for a list. */
-function shortPath(path) {
+function shortPath(/** @type {string | undefined} */ path) {
   if (!path) return "";
   const parts = path.split(/[\\/]/).filter(Boolean);
   return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : path;
 }
 
-function entry(run, onOpen, current) {
-  if (run.kind === "compare") run = { ...run, runId: run.groupId, agent: `compare: ${run.members.map((m) => m.label).join(", ")}` };
+/**
+ * @param {HistoryRecord} record
+ * @param {(record: HistoryRecord) => void} onOpen
+ * @param {string | undefined} current
+ */
+function entry(record, onOpen, current) {
+  // A compare run is one entry: its members' labels where a run shows its agent.
+  const run =
+    record.kind === "compare"
+      ? { ...record, runId: record.groupId, agent: `compare: ${record.members.map((m) => m.label).join(", ")}`, on: undefined }
+      : record;
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
     "button",
@@ -49,13 +55,12 @@ function entry(run, onOpen, current) {
       type: "button",
       className: "run",
       title: `${run.prompt ?? ""}\n${run.on ? `${run.on} ` : ""}${run.cwd ?? ""}`,
-      onclick: () => onOpen(run),
+      onclick: () => onOpen(record),
     },
     el(
       "span",
       { className: "run-head" },
       el("strong", { textContent: run.agent ?? "?" }),
-
       run.on && el("span", { className: "tag", textContent: `on ${targetName(run.on)}`, title: run.on }),
       el("span", { className: `badge ${run.status}`, textContent: run.status }),
     ),
@@ -68,6 +73,11 @@ function entry(run, onOpen, current) {
 }
 
 /** Shows `runs` (GET /api/runs records: runs, and compare runs as one each); `onOpen(record)` when one is chosen; `current` is marked. */
+/**
+ * @param {HistoryRecord[]} runs
+ * @param {(record: HistoryRecord) => void} onOpen
+ * @param {string | undefined} current
+ */
 export function renderHistory(runs, onOpen, current) {
   const list = $("runs");
   list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));

@@ -1,9 +1,14 @@
+// @ts-check
 // A permission request in words ("Pi wants to run `rm -rf build`"), with Allow/Deny and the time left.
 import { el, mainArgument } from "./tool-card.js";
+
+/** @typedef {import("../../core/contract/events.ts").BodyOf<"permission.request"> & { ts?: number }} PermissionRequest */
+/** @typedef {import("../../core/contract/events.ts").BodyOf<"permission.decision">} PermissionDecision */
 
 /** The server's broker denies an unanswered request after this long (settle's default in src/core/run/permissions.ts). */
 export const PERMISSION_TIMEOUT_MS = 120_000;
 
+/** @type {Record<string, string>} */
 const VERBS = {
   bash: "run",
   shell: "run",
@@ -23,15 +28,15 @@ const VERBS = {
 };
 
 /** "run", "edit", … for the tools with an obvious verb; an agent's own phrase ("Run ls") as a phrase; else "use <tool>". */
-function verb(tool) {
+function verb(/** @type {string} */ tool) {
   const known = VERBS[tool.toLowerCase()];
   if (known) return known;
-  if (/^[A-Z][a-z]+ \S/.test(tool)) return tool[0].toLowerCase() + tool.slice(1);
+  if (/^[A-Z][a-z]+ \S/.test(tool)) return tool.charAt(0).toLowerCase() + tool.slice(1);
   return `use ${tool}`;
 }
 
 /** The detail as one line of code: a JSON input's command or path when it has one. */
-function detailText(detail) {
+function detailText(/** @type {string | undefined} */ detail) {
   if (!detail) return "";
   try {
     const parsed = JSON.parse(detail);
@@ -40,12 +45,12 @@ function detailText(detail) {
   return mainArgument(detail);
 }
 
-function timeLeft(ms) {
+function timeLeft(/** @type {number} */ ms) {
   const s = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
-function outcome(e) {
+function outcome(/** @type {PermissionDecision} */ e) {
   const what = e.decision === "allow" ? "Allowed" : "Denied";
   if (e.by === "timeout") return `${what}: ${e.reason ?? "nobody answered in time"}`;
   // The broker's "allowed by the user" says again what "by you" says.
@@ -54,6 +59,10 @@ function outcome(e) {
 }
 
 /** A permission box; `decide(decision)` takes the `permission.decision` event for it. */
+/**
+ * @param {PermissionRequest} req
+ * @param {{ agentName?: string, answer: (id: string, decision: "allow" | "deny") => Promise<unknown>, now?: () => number }} options
+ */
 export function createPermission(req, { agentName, answer, now = Date.now }) {
   const detail = detailText(req.detail);
   const action = verb(req.tool || "tool");
@@ -61,7 +70,7 @@ export function createPermission(req, { agentName, answer, now = Date.now }) {
   const deadline = (typeof req.ts === "number" ? req.ts : now()) + PERMISSION_TIMEOUT_MS;
   const timer = el("p", { className: "perm-timer" });
   const error = el("p", { className: "perm-error", role: "alert" });
-  const buttons = ["allow", "deny"].map((decision) =>
+  const buttons = /** @type {const} */ (["allow", "deny"]).map((decision) =>
     el("button", {
       type: "button",
       className: `perm-${decision}`,
@@ -93,20 +102,20 @@ export function createPermission(req, { agentName, answer, now = Date.now }) {
   const stop = () => clearInterval(interval);
   tick();
 
-  async function send(decision) {
+  async function send(/** @type {"allow" | "deny"} */ decision) {
     for (const b of buttons) b.disabled = true;
     error.textContent = "";
     try {
       await answer(req.id, decision);
     } catch (err) {
-      error.textContent = `Could not send the answer: ${err?.message ?? err}`;
+      error.textContent = `Could not send the answer: ${err instanceof Error ? err.message : err}`;
       for (const b of buttons) b.disabled = false;
     }
   }
 
   return {
     node,
-    decide(e) {
+    decide(/** @type {PermissionDecision} */ e) {
       stop();
       // Focus on a button that goes would fall back to the page's start: it stays on the box.
       const hadFocus = actions.contains(document.activeElement);

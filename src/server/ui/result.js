@@ -1,9 +1,13 @@
+// @ts-check
 // The end of a run: the files it changed with their diff, the totals when known, and how it finished.
 import { duration, el } from "./tool-card.js";
 
+/** @typedef {import("../../core/contract/events.ts").BodyOf<"run.result">} RunResult */
+/** @typedef {import("../../core/contract/events.ts").BodyOf<"run.finished">} RunFinished */
+
 const DIFF_LINE_CAP = 4000;
 
-function lineClass(line) {
+function lineClass(/** @type {string} */ line) {
   if (line.startsWith("+++") || line.startsWith("---")) return "diff-file";
   if (line.startsWith("diff ") || line.startsWith("index ") || line.startsWith("new file") || line.startsWith("deleted file")) {
     return "diff-meta";
@@ -14,12 +18,12 @@ function lineClass(line) {
   return "diff-ctx";
 }
 
-function fillDiff(pre, lines) {
+function fillDiff(/** @type {HTMLElement} */ pre, /** @type {string[]} */ lines) {
   pre.replaceChildren(...lines.map((line) => el("span", { className: lineClass(line), textContent: `${line}\n` })));
 }
 
 /** A unified diff as a <pre>, one span per line (added / removed / hunk classes), all text as textContent. */
-export function renderDiff(diff) {
+export function renderDiff(/** @type {string} */ diff) {
   const lines = diff.replace(/\n$/, "").split("\n");
   const pre = el("pre", { className: "diff", tabIndex: 0, role: "region", ariaLabel: "Diff" });
   fillDiff(pre, lines.slice(0, DIFF_LINE_CAP));
@@ -36,10 +40,14 @@ export function renderDiff(diff) {
   return el("div", { className: "capped" }, pre, more);
 }
 
+/**
+ * @param {unknown} n
+ * @returns {n is number}
+ */
 const known = (n) => typeof n === "number" && Number.isFinite(n);
 
 /** "1,234 in · 56 out · $0.0123" from the figures the agent reported; "" when it reported none. */
-export function totalsText(usage) {
+export function totalsText(/** @type {RunResult["usage"]} */ usage) {
   if (!usage) return "";
   const parts = [];
   if (known(usage.inputTokens)) parts.push(`${usage.inputTokens.toLocaleString("en")} in`);
@@ -50,7 +58,7 @@ export function totalsText(usage) {
   return parts.join(" · ");
 }
 
-function filesPanel(files, diff) {
+function filesPanel(/** @type {string[]} */ files, /** @type {string | undefined} */ diff) {
   const list = el("ul", { className: "files" }, ...files.map((f) => el("li", {}, el("code", { textContent: f }))));
   const noun = files.length === 1 ? "file" : "files";
   return el(
@@ -63,7 +71,7 @@ function filesPanel(files, diff) {
 }
 
 /** The panel for a `run.result` event (null when there is nothing to show). */
-export function renderResult(e) {
+export function renderResult(/** @type {RunResult} */ e) {
   const files = Array.isArray(e.files) ? e.files : [];
   const totals = totalsText(e.usage);
   if (files.length === 0 && !e.diff && !totals && !e.note) return null;
@@ -77,7 +85,7 @@ export function renderResult(e) {
 }
 
 /** The status line for `run.finished`: how it ended, how long it took, its session. */
-export function renderFinished(e) {
+export function renderFinished(/** @type {RunFinished} */ e) {
   const line = el("p", { className: `finished finished-${e.status}` });
   line.append(el("strong", { textContent: e.status }), ` in ${duration(e.durationMs ?? 0)}`);
   if (e.status === "failed" && e.exitCode !== null && e.exitCode !== undefined) line.append(` (exit ${e.exitCode})`);

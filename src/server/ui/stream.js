@@ -1,30 +1,19 @@
+// @ts-check
 // A run's events over Server-Sent Events, surviving a dropped connection. EventSource reconnects
 // by itself and sends Last-Event-ID (the server resumes after it); when the browser gives up (an
 // error status), the stream is opened again from the last event seen. While the stream is down
 // the server's health is probed: down for GONE_AFTER_MS is "gone", up but refusing the token
 // (a restarted server has a new one) is "unauthorized"; either way watching stops.
 
-/** Every OdEvent type; "error" is also the name of the browser's own connection-error event. */
-const TYPES = [
-  "run.started",
-  "session",
-  "status",
-  "text.delta",
-  "thinking.delta",
-  "tool.call",
-  "tool.result",
-  "permission.request",
-  "permission.decision",
-  "usage",
-  "raw",
-  "run.result",
-  "run.finished",
-];
+import { EVENT_TYPES } from "../../core/contract/event-types.ts";
+
+/** @typedef {import("../../core/contract/events.ts").OdEvent} OdEvent */
+/** @typedef {"reconnecting" | "live" | "gone" | "unauthorized"} Connection */
 
 export const GONE_AFTER_MS = 4000;
 const PROBE_MS = 1000;
 
-const status = (path) =>
+const status = (/** @type {string} */ path) =>
   fetch(path, { cache: "no-store" }).then(
     (r) => r.status,
     () => 0,
@@ -34,11 +23,17 @@ const status = (path) =>
  * Watches a run: `onEvent(event)` for each event in order (the run ends at `run.finished`), and
  * `onConnection(state)` with "reconnecting", "live" (back again), "gone" or "unauthorized".
  */
+/**
+ * @param {string} runId
+ * @param {{ onEvent: (event: OdEvent) => void, onConnection?: (state: Connection) => void }} handlers
+ */
 export function watchRun(runId, { onEvent, onConnection = () => {} }) {
   const path = `/api/runs/${encodeURIComponent(runId)}/events`;
+  /** @type {EventSource | undefined} */
   let source;
   let lastSeq = -1;
   let closed = false;
+  /** @type {{ since: number, timer?: ReturnType<typeof setTimeout> } | undefined} while the stream is down */
   let probe;
 
   const close = () => {
@@ -47,12 +42,13 @@ export function watchRun(runId, { onEvent, onConnection = () => {} }) {
     probe = undefined;
     source?.close();
   };
-  const end = (state) => {
+  const end = (/** @type {Connection} */ state) => {
     close();
     onConnection(state);
   };
-  const receive = (message) => {
+  const receive = (/** @type {MessageEvent<string>} */ message) => {
     if (closed) return;
+    /** @type {OdEvent} the server's own, as its log holds it */
     const event = JSON.parse(message.data);
     if (typeof event.seq === "number") {
       if (event.seq <= lastSeq) return; // already shown before a reconnect
@@ -67,7 +63,7 @@ export function watchRun(runId, { onEvent, onConnection = () => {} }) {
       const run = await status(`/api/runs/${encodeURIComponent(runId)}`);
       if (run === 401) return end("unauthorized");
       probe.since = Date.now();
-      if (run === 200 && source.readyState === EventSource.CLOSED) open();
+      if (run === 200 && source?.readyState === EventSource.CLOSED) open();
     } else if (Date.now() - probe.since > GONE_AFTER_MS) return end("gone");
     if (probe) probe.timer = setTimeout(tick, PROBE_MS);
   };
@@ -79,11 +75,13 @@ export function watchRun(runId, { onEvent, onConnection = () => {} }) {
   };
   const open = () => {
     source?.close();
-    source = new EventSource(lastSeq >= 0 ? `${path}?after=${lastSeq}` : path);
-    for (const type of TYPES) source.addEventListener(type, receive);
-    // An OdEvent "error" carries data; the browser's connection error has none and is never parsed.
-    source.addEventListener("error", (m) => (typeof m.data === "string" ? receive(m) : dropped()));
-    source.addEventListener("open", () => {
+    const next = new EventSource(lastSeq >= 0 ? `${path}?after=${lastSeq}` : path);
+    source = next;
+    // Every type of the contract (bundled from it, not copied). An OdEvent "error" carries data; the
+    // browser's own connection error, under the same name, has none and is never parsed.
+    for (const type of EVENT_TYPES) if (type !== "error") next.addEventListener(type, receive);
+    next.addEventListener("error", (m) => (m instanceof MessageEvent && typeof m.data === "string" ? receive(m) : dropped()));
+    next.addEventListener("open", () => {
       if (!probe || closed) return;
       clearTimeout(probe.timer);
       probe = undefined;

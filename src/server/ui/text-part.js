@@ -1,3 +1,4 @@
+// @ts-check
 // An agent's text in the transcript, drawn so that any amount of it opens at once. Measured in
 // Chromium: Markdown parsing is cheap (3 MiB in about 65 ms), laying the text out is not: about
 // 1.5 s a MiB, spaces or not (one 3 MiB line: 5 s, and again each time the text changed while it
@@ -12,17 +13,18 @@ export const PLAIN_AFTER = 128 * 1024;
 /** The size of one block of plain text (characters): what the browser lays out at a time. */
 const BLOCK = 16 * 1024;
 
-const kib = (n) => `${Math.round(n / 1024).toLocaleString("en")} KB`;
+const kib = (/** @type {number} */ n) => `${Math.round(n / 1024).toLocaleString("en")} KB`;
 
 /**
  * Plain text appended to `node` in blocks of about BLOCK characters, each laid out only when on
  * screen. A block ends at a line break when one is near, so lines are not cut where blocks meet.
  */
-export function createPlainText(node) {
+export function createPlainText(/** @type {HTMLElement} */ node) {
+  /** @type {HTMLElement | undefined} */
   let block;
   let size = 0;
   return {
-    append(text) {
+    append(/** @type {string} */ text) {
       for (let at = 0; at < text.length; ) {
         if (!block || size >= BLOCK) {
           if (block && !node.style.getPropertyValue("--block-height")) measure(node, block);
@@ -41,7 +43,7 @@ export function createPlainText(node) {
 }
 
 /** How much of `text` from `at` fits in `room`: up to a line break in its last quarter, never half a surrogate pair. */
-function cut(text, at, room) {
+function cut(/** @type {string} */ text, /** @type {number} */ at, /** @type {number} */ room) {
   if (text.length - at <= room) return text.length - at;
   const nl = text.lastIndexOf("\n", at + room - 1);
   if (nl >= at + room * 0.75) return nl + 1 - at;
@@ -53,9 +55,10 @@ function cut(text, at, room) {
  * The first full block's height, once drawn and whenever the width changes it, is the estimate for
  * blocks not drawn yet: the scrollbar, and a jump to the end, stay close to true.
  */
-function measure(node, block) {
+function measure(/** @type {HTMLElement} */ node, /** @type {HTMLElement} */ block) {
   node.style.setProperty("--block-height", "40rem");
   new ResizeObserver(([entry]) => {
+    if (!entry) return;
     const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.contentRect.height;
     if (height > 0) node.style.setProperty("--block-height", `${Math.ceil(height)}px`);
   }).observe(block);
@@ -65,7 +68,7 @@ function measure(node, block) {
  * What a plain part says first: why it is plain, and a button that copies the whole text as it is
  * (a selection across blocks would gain a line break where two blocks meet).
  */
-function plainNote(text) {
+function plainNote(/** @type {() => string} */ text) {
   const copy = el("button", { type: "button", className: "plain-copy", textContent: "Copy the whole answer" });
   copy.onclick = () =>
     navigator.clipboard.writeText(text()).then(
@@ -79,11 +82,12 @@ function plainNote(text) {
 export function createTextPart() {
   const node = el("div", { className: "agent-text md" });
   let text = "";
+  /** @type {ReturnType<typeof createPlainText> | undefined} */
   let plain; // the plain view, once the part has grown past PLAIN_AFTER
   let shown = 0; // how much of the text the plain view holds
   return {
     node,
-    add(s) {
+    add(/** @type {string} */ s) {
       text += s;
     },
     render() {

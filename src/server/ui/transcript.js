@@ -1,12 +1,43 @@
-// A run's transcript: the user's prompt, the agent's text as Markdown, thinking, tool calls, permission
-// requests, errors, and the result. Nothing from the agent is assigned as HTML except renderMarkdown's output
-// (text-part.js).
+// @ts-check
+// A run's transcript: the user's prompt, the agent's text as Markdown, thinking, its plan, tool calls,
+// permission requests, errors, and the result. Nothing from the agent is assigned as HTML except
+// renderMarkdown's output (text-part.js). DRAW says how each event type is drawn, NOT_DRAWN which are
+// not and why: test/surfaces.test.ts holds the two to the event contract.
 import { createPermission } from "./permission.js";
+import { renderPlan } from "./plan.js";
 import { renderFinished, renderResult } from "./result.js";
 import { createPlainText, createTextPart } from "./text-part.js";
 import { createToolCard, el } from "./tool-card.js";
 
-const nextFrame = (fn) => (typeof requestAnimationFrame === "function" ? requestAnimationFrame(fn) : setTimeout(fn, 16));
+/** @typedef {import("../../core/contract/events.ts").OdEvent} OdEvent */
+/** @typedef {import("../../core/contract/events.ts").EventType} EventType */
+/**
+ * @template {EventType} T
+ * @typedef {import("../../core/contract/events.ts").EventOf<T>} EventOf
+ */
+/** @typedef {(id: string, decision: "allow" | "deny") => Promise<unknown>} Answer */
+
+/**
+ * The transcript as the drawing functions (DRAW) see it.
+ * @typedef {object} View
+ * @property {HTMLElement} root
+ * @property {string} [agentName]
+ * @property {Answer} answer
+ * @property {ReturnType<typeof createTextParts>} texts
+ * @property {Map<string, ReturnType<typeof createPlainText>>} thoughts thinking.delta id -> its plain text
+ * @property {Map<string, HTMLElement>} plans parent ("" for the main agent) -> its plan's checklist
+ * @property {Map<string, ReturnType<typeof createPermission>>} asks permission.request id -> its box
+ * @property {(e: { parent?: string }) => HTMLElement} home where an event goes: in the tool call its sub-agent runs under, else the transcript
+ * @property {(e: { id: string, parent?: string }, call: { name: string, input?: unknown, ts?: number }) => ReturnType<typeof createToolCard>} card a tool call's card, made once (from the call, or from a result that came first)
+ */
+
+/**
+ * A drawing function for every event type but those NOT_DRAWN lists: a type added to the contract fails to compile until it is in one of the two.
+ * @typedef {{ [T in Exclude<EventType, keyof typeof NOT_DRAWN>]: (v: View, e: EventOf<T>) => void }} Drawers
+ */
+
+const nextFrame = (/** @type {() => void} */ fn) =>
+  typeof requestAnimationFrame === "function" ? requestAnimationFrame(fn) : setTimeout(fn, 16);
 
 /**
  * Text parts by `text.delta` id, drawn at most once a frame while deltas stream (text-part.js:
@@ -14,7 +45,9 @@ const nextFrame = (fn) => (typeof requestAnimationFrame === "function" ? request
  * continues below it, in order.
  */
 function createTextParts() {
+  /** @type {Map<string, ReturnType<typeof createTextPart>>} */
   const parts = new Map();
+  /** @type {Set<ReturnType<typeof createTextPart>>} */
   const dirty = new Set();
   let scheduled = false;
   const flush = () => {
@@ -24,7 +57,7 @@ function createTextParts() {
   };
   return {
     flush,
-    add(e, where) {
+    add(/** @type {EventOf<"text.delta">} */ e, /** @type {HTMLElement} */ where) {
       let part = parts.get(e.id);
       if (!part || where.lastElementChild !== part.node) {
         part = createTextPart();
@@ -41,90 +74,129 @@ function createTextParts() {
   };
 }
 
-function alertBox(e) {
+function alertBox(/** @type {EventOf<"error">} */ e) {
   const box = el("div", { className: "alert", role: "alert" }, el("strong", { textContent: "Error: " }), e.message ?? "");
   if (e.hint) box.append(el("p", { className: "hint", textContent: e.hint }));
   return box;
 }
 
-const quietLine = (text) => el("p", { className: "status-line", textContent: text });
+const quietLine = (/** @type {string} */ text) => el("p", { className: "status-line", textContent: text });
 
-/** root: the output element (cleared); agentName: e.g. "Pi"; answer(askId, decision) => Promise posts the user's decision. */
+function onThinking(/** @type {View} */ v, /** @type {EventOf<"thinking.delta">} */ e) {
+  let thought = v.thoughts.get(e.id);
+  if (!thought) {
+    // Focusable: a long one scrolls, and a keyboard must reach it too.
+    const pre = el("pre", { className: "thinking-text", tabIndex: 0, role: "region", ariaLabel: "Thinking" });
+    thought = createPlainText(pre);
+    v.thoughts.set(e.id, thought);
+    v.home(e).append(el("details", { className: "thinking" }, el("summary", { textContent: "Thinking" }), pre));
+  }
+  thought.append(e.text);
+}
+
+/** A plan replaces the one before it (the main agent's, or the same sub-agent's), drawn where the transcript is now. */
+function onPlan(/** @type {View} */ v, /** @type {EventOf<"plan">} */ e) {
+  const key = e.parent ?? "";
+  v.plans.get(key)?.remove();
+  const node = renderPlan(e);
+  v.plans.set(key, node);
+  v.home(e).append(node);
+}
+
+function onDecision(/** @type {View} */ v, /** @type {EventOf<"permission.decision">} */ e) {
+  const box = v.asks.get(e.id);
+  if (box) return box.decide(e);
+  // A policy's allow needs no line; a deny says why the agent was stopped.
+  if (e.decision === "deny") v.root.append(quietLine(`Permission denied by ${e.by}${e.reason ? `: ${e.reason}` : ""}`));
+}
+
+/**
+ * How each event type is drawn, given the transcript's view (see createTranscript) and the event.
+ * @type {Drawers}
+ */
+export const DRAW = {
+  status: (v, e) => v.root.append(quietLine(`${e.label}${e.detail ? `: ${e.detail}` : ""}`)),
+  "text.delta": (v, e) => v.texts.add(e, v.home(e)),
+  "thinking.delta": onThinking,
+  plan: onPlan,
+  "tool.call": (v, e) => v.card(e, e),
+  "tool.result": (v, e) => v.card(e, { name: "tool" }).finish(e),
+  "permission.request": (v, e) => {
+    const box = createPermission(e, { agentName: v.agentName, answer: v.answer });
+    v.asks.set(e.id, box);
+    v.root.append(box.node);
+  },
+  "permission.decision": onDecision,
+  error: (v, e) => v.root.append(alertBox(e)),
+  "run.result": (v, e) => {
+    v.texts.flush();
+    const panel = renderResult(e);
+    if (panel) v.root.append(panel);
+  },
+  "run.finished": (v, e) => {
+    v.texts.flush();
+    v.root.append(renderFinished(e));
+  },
+};
+
+/** The event types the transcript does not draw, and why. */
+export const NOT_DRAWN = {
+  "run.started": "the page's status line says it (app.js): agent, folder, mode",
+  session: "the page offers to continue it once the run ends (run.finished carries it)",
+  usage: "one turn's figures: the run's totals come with run.result",
+  raw: "records od did not understand: kept in the run's log, never shown as the agent's words",
+};
+
+/** Draws one event, unless its type is one NOT_DRAWN lists. */
+function draw(/** @type {View} */ v, /** @type {OdEvent} */ e) {
+  if (!Object.hasOwn(DRAW, e.type)) return;
+  const drawer = /** @type {(v: View, e: OdEvent) => void} */ (DRAW[/** @type {keyof Drawers} */ (e.type)]);
+  drawer(v, e);
+}
+
+/**
+ * root: the output element (cleared); agentName: e.g. "Pi"; answer(askId, decision) => Promise posts the user's decision.
+ * @param {HTMLElement} root
+ * @param {{ agentName?: string, answer: Answer }} options
+ */
 export function createTranscript(root, { agentName, answer }) {
   root.replaceChildren();
   root.classList.add("transcript");
-  const texts = createTextParts();
-  const thoughts = new Map(); // thinking.delta id -> its plain text
+  /** @type {Map<string, ReturnType<typeof createToolCard>>} */
   const tools = new Map(); // tool.call id -> card
-  const asks = new Map(); // permission.request id -> box
-  let lastSeq = -1;
-
-  /** Where an event goes: inside the tool call a sub-agent runs under, else the transcript. */
-  const home = (e) => (e.parent && tools.get(e.parent)?.children) || root;
-
-  function onThinking(e) {
-    let thought = thoughts.get(e.id);
-    if (!thought) {
-      // Focusable: a long one scrolls, and a keyboard must reach it too.
-      const pre = el("pre", { className: "thinking-text", tabIndex: 0, role: "region", ariaLabel: "Thinking" });
-      thought = createPlainText(pre);
-      thoughts.set(e.id, thought);
-      home(e).append(el("details", { className: "thinking" }, el("summary", { textContent: "Thinking" }), pre));
-    }
-    thought.append(e.text);
-  }
-
-  function card(e, call = e) {
-    if (!tools.has(e.id)) {
-      const made = createToolCard(call);
-      tools.set(e.id, made);
-      home(e).append(made.node);
-    }
-    return tools.get(e.id);
-  }
-
-  function onDecision(e) {
-    const box = asks.get(e.id);
-    if (box) return box.decide(e);
-    // A policy's allow needs no line; a deny says why the agent was stopped.
-    if (e.decision === "deny") root.append(quietLine(`Permission denied by ${e.by}${e.reason ? `: ${e.reason}` : ""}`));
-  }
-
-  const handlers = {
-    "text.delta": (e) => texts.add(e, home(e)),
-    "thinking.delta": onThinking,
-    "tool.call": (e) => card(e),
-    "tool.result": (e) => card(e, { name: "tool" }).finish(e),
-    "permission.request": (e) => {
-      const box = createPermission(e, { agentName, answer });
-      asks.set(e.id, box);
-      root.append(box.node);
-    },
-    "permission.decision": onDecision,
-    status: (e) => home(e).append(quietLine(`${e.label}${e.detail ? `: ${e.detail}` : ""}`)),
-    error: (e) => root.append(alertBox(e)),
-    "run.result": (e) => {
-      texts.flush();
-      const panel = renderResult(e);
-      if (panel) root.append(panel);
-    },
-    "run.finished": (e) => {
-      texts.flush();
-      root.append(renderFinished(e));
+  /** @type {View} */
+  const view = {
+    root,
+    agentName,
+    answer,
+    texts: createTextParts(),
+    thoughts: new Map(),
+    plans: new Map(),
+    asks: new Map(),
+    home: (e) => (e.parent && tools.get(e.parent)?.children) || root,
+    card(e, call) {
+      let made = tools.get(e.id);
+      if (!made) {
+        made = createToolCard(call);
+        tools.set(e.id, made);
+        view.home(e).append(made.node);
+      }
+      return made;
     },
   };
+  let lastSeq = -1;
 
   return {
-    prompt(text) {
+    prompt(/** @type {string} */ text) {
       root.append(el("div", { className: "prompt" }, el("span", { className: "who", textContent: "You" }), el("p", { textContent: text })));
     },
-    event(e) {
+    event(/** @type {OdEvent} */ e) {
       // A stream that reconnects may send an event again: each seq is shown once.
       if (typeof e?.seq === "number") {
         if (e.seq <= lastSeq) return;
         lastSeq = e.seq;
       }
-      handlers[e?.type]?.(e);
+      draw(view, e);
     },
   };
 }

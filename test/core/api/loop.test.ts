@@ -52,6 +52,13 @@ describe.each(PROVIDERS)("api loop (%s)", (provider) => {
     expect(text(events)).toBe("All done.");
     expectPaired(events);
     expect(ofType(events, "tool.call").map((e) => e.name)).toEqual(["Read", "Edit", "Write", "Read"]);
+    // Each call says what it does and the file it acts on, as the model named it (relative to the project, or not).
+    expect(ofType(events, "tool.call").map((e) => [e.kind, e.paths])).toEqual([
+      ["read", ["src/greet.txt"]],
+      ["edit", ["src/greet.txt"]],
+      ["edit", ["notes/done.md"]],
+      ["read", [join(real(cwd), "notes/done.md")]],
+    ]);
     expect(ofType(events, "tool.result").map((e) => e.isError)).toEqual([false, false, false, false]);
     expect(ofType(events, "tool.result")[0]!.output).toBe("Hello, world!\nBye.\n");
     expect(ofType(events, "tool.result")[3]!.output).toBe("# Done\n");

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { anthropicClient } from "../../../src/core/api/anthropic.ts";
 import type { ApiConfig } from "../../../src/core/api/config.ts";
 import { openaiClient } from "../../../src/core/api/openai.ts";
-import { runTool, toolsFor } from "../../../src/core/api/tools.ts";
+import { runTool, toolCallEvent, toolsFor } from "../../../src/core/api/tools.ts";
 import type { Client } from "../../../src/core/api/types.ts";
 import { tmpdir } from "../../helpers.ts";
 
@@ -36,6 +36,27 @@ const HAND_WRITTEN = [
     },
   },
 ];
+
+describe("a call's kind and file, from the tool's declaration", () => {
+  test("Read reads, Write and Edit edit, the file its path names; a tool the loop does not have is other", () => {
+    expect(toolCallEvent("c", "Read", { path: "a.txt" })).toEqual({
+      type: "tool.call",
+      id: "c",
+      name: "Read",
+      input: { path: "a.txt" },
+      kind: "read",
+      paths: ["a.txt"],
+    });
+    expect([toolCallEvent("c", "Write", { path: "b" }).kind, toolCallEvent("c", "Edit", {}).kind]).toEqual(["edit", "edit"]);
+    expect(toolCallEvent("c", "Bash", { path: "x" })).toEqual({
+      type: "tool.call",
+      id: "c",
+      name: "Bash",
+      input: { path: "x" },
+      kind: "other",
+    });
+  });
+});
 
 describe("derived tool schemas", () => {
   test("are byte for byte the hand-written ones (no $schema, no additionalProperties, same order)", () => {
