@@ -1,5 +1,5 @@
 import { OdError } from "../core/contract/errors.ts";
-import { type CompareRecord, type HistoryRecord, history } from "../core/runs/history.ts";
+import { type CompareRecord, type HistoryRecord, history, type ThreadRecord } from "../core/runs/history.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { odCommand } from "./command.ts";
 import { runLog } from "./record.ts";
@@ -38,13 +38,19 @@ export default odCommand({
     const records = history(runLog(), limit);
     if (args.json) return void process.stdout.write(`${JSON.stringify({ runs: records })}\n`);
     if (!records.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
-    const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : groupRow(r)));
+    const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : r.kind === "compare" ? groupRow(r) : threadRow(r)));
     process.stdout.write(`${table(["id", "agent", "started", "cwd", "status", "time", "tokens in/out"], rows)}\n`);
   },
 });
 
 function runRow(r: RunSummary): string[] {
   return [short(r.runId), r.agent ?? "-", ago(r.startedAt), home(r.cwd), r.status, seconds(r.durationMs), tokens([r.usage])];
+}
+
+/** A conversation: its first turn's id and start, how many turns, its last turn's status. */
+function threadRow(t: ThreadRecord): string[] {
+  const head = `${t.agent ?? "-"} (${t.turns.length} turns)`;
+  return [short(t.threadId), head, ago(t.startedAt), home(t.cwd), t.status, seconds(t.durationMs), tokens([t.usage])];
 }
 
 function groupRow(g: CompareRecord): string[] {

@@ -5,13 +5,16 @@ import { type Group, readGroup } from "../store/groups.ts";
 import type { RunLog } from "../store/run-log.ts";
 import type { RunSummary } from "../store/summary.ts";
 import { settled } from "./reading.ts";
+import { type ThreadRecord, threads } from "./threads.ts";
+
+export type { ThreadRecord } from "./threads.ts";
 
 /**
  * Past runs, one list for every surface: `od runs --json` and `GET /api/runs` print the same
  * records, the web UI draws them. A single run is its summary; a compare run is ONE record with
  * its members inside it (never listed again on their own). Newest first.
  */
-export type HistoryRecord = RunRecord | CompareRecord;
+export type HistoryRecord = RunRecord | CompareRecord | ThreadRecord;
 
 export interface RunRecord extends RunSummary {
   kind: "run";
@@ -49,17 +52,19 @@ export function history(
     if (group) groups.set(name, group);
   }
   const members = new Set([...groups.values()].flatMap((g) => g.members.map((m) => m.runId)));
-  const records: HistoryRecord[] = [];
-  for (const name of names) {
-    if (records.length >= limit) break;
+  const compares: CompareRecord[] = [];
+  const singles: RunSummary[] = [];
+  // Read a bounded window, newest first: enough for `limit` records once conversations are folded.
+  for (const name of names.slice(0, Math.max(limit * 4, limit + 32))) {
     const group = groups.get(name);
-    if (group) records.push(compareRecord(group, summary));
+    if (group) compares.push(compareRecord(group, summary));
     else if (!members.has(name) && !isGroup(log, name)) {
       const run = summary(name);
-      if (run && (run.groupId === undefined || !groups.has(run.groupId))) records.push({ kind: "run", ...run });
+      if (run && (run.groupId === undefined || !groups.has(run.groupId))) singles.push(run);
     }
   }
-  return records.sort((a, b) => b.startedAt - a.startedAt);
+  const folded = threads(singles).map((r): HistoryRecord => ("kind" in r && r.kind === "thread" ? r : { kind: "run", ...r }));
+  return [...compares, ...folded].sort((a, b) => b.startedAt - a.startedAt).slice(0, limit);
 }
 
 /** A compare run as one record: group.json, each member with its run's summary where it has a record. */

@@ -24,13 +24,15 @@ export interface RunSummary {
   groupId?: string;
   /** The target it ran on (`ssh://…`, `docker://…`); absent on this machine. */
   on?: string;
+  /** The session it continued (its request's `resume`): a turn of a conversation. */
+  resume?: string;
 }
 
 /** What the logged request says about a run (the fields a summary shows; the rest stays in request.json). */
 export function requestSummary(runId: string, request: Record<string, unknown>): RunSummary {
   const text = (key: string) => (typeof request[key] === "string" ? (request[key] as string) : undefined);
   const summary: RunSummary = { runId, agent: text("agent"), prompt: text("prompt"), cwd: text("cwd"), status: "running", startedAt: 0 };
-  for (const key of ["origin", "groupId", "on"] as const) if (text(key)) summary[key] = text(key);
+  for (const key of ["origin", "groupId", "on", "resume"] as const) if (text(key)) summary[key] = text(key);
   return summary;
 }
 

@@ -102,9 +102,11 @@ function connection(/** @type {Connection} */ s) {
 }
 
 /** A past run: its settings back in the form, its events replayed (a live one goes on streaming). */
-async function open(/** @type {HistoryRecord} */ summary) {
+async function open(/** @type {HistoryRecord} */ record) {
   // A compare run is one entry of the history: opening it shows its members side by side again.
-  if (summary.kind === "compare") return openCompare(summary);
+  if (record.kind === "compare") return openCompare(record);
+  // A conversation opens at its last turn.
+  const summary = record.kind === "thread" ? /** @type {RunSummary} */ (record.turns[record.turns.length - 1]) : record;
   await fillForm(summary).catch(() => {});
   const agent = currentAgent()?.id === summary.agent ? currentAgent() : { name: summary.agent };
   show(summary.runId, { prompt: summary.prompt, agent, live: summary.status === "running" });

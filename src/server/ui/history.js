@@ -47,7 +47,9 @@ function entry(record, onOpen, current) {
   const run =
     record.kind === "compare"
       ? { ...record, runId: record.groupId, agent: `compare: ${record.members.map((m) => m.label).join(", ")}`, on: undefined }
-      : record;
+      : record.kind === "thread"
+        ? { ...record, runId: record.threadId, agent: `${record.agent ?? "?"} · ${record.turns.length} turns` }
+        : record;
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
     "button",

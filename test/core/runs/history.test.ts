@@ -55,7 +55,7 @@ describe("history", () => {
       })),
     });
     const records = history(log);
-    expect(records.map((r) => (r.kind === "run" ? r.runId : r.groupId))).toEqual(["g1", "solo"]);
+    expect(records.map((r) => (r.kind === "run" ? r.runId : r.kind === "compare" ? r.groupId : r.threadId))).toEqual(["g1", "solo"]);
     const group = records[0]!;
     expect(group.kind === "compare" && group.members.map((m) => [m.label, m.groupId, m.usage?.inputTokens])).toEqual([
       ["pi", "g1", 4],
