@@ -28,16 +28,19 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     .map(asRecord)
     .filter((o): o is Rec => !!o);
   const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
-  // What the agent said about this call before it asked (its tool_call updates: kind, locations) fills
-  // in what the request leaves out (Droid names no path in it): the same call, so no wider authority.
+  // The request describes the call too (often with its full input): merged into the call's state,
+  // which the agent's own tool_call updates then show under the name it gives. What the agent said
+  // about the call before it asked (kind, locations) fills in what the request leaves out (Droid
+  // names no path in it): the same call, so no wider authority; every path named must pass.
+  toolEvents(toolCall, state, false);
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
-  const kind = str(toolCall.kind) ?? known?.kind;
-  const paths = arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  const kind = known?.kind ?? str(toolCall.kind);
+  const paths = known?.locations ?? arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
   const ask: PermissionAsk = {
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
-    paths: paths.length ? paths : [...(known?.locations ?? [])],
+    paths: [...paths],
     detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
     reply: (decision: Decision) => {
@@ -47,8 +50,5 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     },
     denied: (reason) => deniedTool(toolCall, state, `permission-${String(id)}`, reason),
   };
-  // The request describes the call too (often with its full input): merged into the call's state,
-  // which the agent's own tool_call updates then show under the name it gives.
-  toolEvents(toolCall, state, false);
   return { events: [], asks: [ask] };
 }
