@@ -1,5 +1,5 @@
 import type { EventOf, EventType, OdEvent } from "../core/contract/events.ts";
-import { partBreak } from "../core/run/summary.ts";
+import { partBreak } from "../core/run/parts.ts";
 
 export interface Sink {
   write(text: string): unknown;
@@ -75,7 +75,8 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
         if (!e.text) return;
         // A note since the last part ended its line on stdout: that line break counts toward the paragraph's.
         if (atLineStart && tail && !tail.endsWith("\n")) tail = `${tail}\n`.slice(-2);
-        const text = part !== undefined && e.id !== part ? partBreak(tail) + e.text : e.text;
+        // A new part comes with its paragraph break (parts.ts): the terminal's own count of line breaks decides it here.
+        const text = part !== undefined && e.id !== part ? partBreak(tail) + e.text.replace(/^\n+/, "") : e.text;
         part = e.id;
         out.write(text);
         tail = (tail + text).slice(-2);

@@ -80,6 +80,15 @@ export function isRetryable(code: ErrorCode): boolean {
   return RETRYABLE.has(code);
 }
 
+/**
+ * The error that speaks for a run, given the one so far and the next: the first, unless it named no
+ * cause (AGENT_ERROR: the agent only said it failed) and the next one does (its log, read when the
+ * process exited, named the model it could not find).
+ */
+export function runError<E extends { code: ErrorCode }>(current: E | undefined, next: E): E {
+  return !current || (current.code === "AGENT_ERROR" && next.code !== "AGENT_ERROR") ? next : current;
+}
+
 /** Process exit codes for the CLI, one per family of failure. */
 export function exitCodeFor(code: ErrorCode): number {
   switch (code) {
