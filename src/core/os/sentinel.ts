@@ -7,15 +7,16 @@ import { helperPath } from "./sandbox/helper.ts";
  * What ends od's agents when nothing of od runs any more (SIGKILL, the OOM
  * killer): one small process per od, started the first time od spawns an
  * agent. It is the sandbox helper (`od-sandbox --reap OD_OWNER=<owner>`, a
- * static C program of a few kilobytes: about a millisecond and no memory to
- * speak of), or where od has no helper (built without a C compiler), od's own
- * binary in a hidden mode (`od __reap <owner>`); never a shell. It runs in a session of its own (so neither a terminal's signals nor a
- * signal to an agent's group reach it), and it holds one end of a socket whose
- * other end only od holds (Bun gives a child nothing but its stdio). When od
- * dies, however it dies, the kernel closes od's end; the sentinel reads EOF,
- * ends every process carrying od's owner mark, and exits. On a normal exit od
- * does that itself as it leaves, and ends the sentinel. od never waits for it. Linux only,
- * like the marks it reaps by (reap.ts); elsewhere nothing is started.
+ * static C program: a millisecond to start, under 1 MB resident), or where od
+ * has no helper (built without a C compiler) od's own binary in a hidden mode
+ * (`od __reap <owner>`); never a shell. It runs in a session of its own (so
+ * neither a terminal's signals nor a signal to an agent's group reach it), and
+ * it holds one end of a socket whose other end only od holds (Bun gives a
+ * child nothing but its stdio). When od dies, however it dies, the kernel
+ * closes od's end; the sentinel reads EOF, ends every process carrying od's
+ * owner mark, and exits. On a normal exit od does that itself as it leaves,
+ * and ends the sentinel. od never waits for it. Linux only, like the marks it
+ * reaps by (reap.ts); elsewhere nothing is started.
  */
 
 /** The hidden command src/main.ts dispatches to `sentinelMain`. */

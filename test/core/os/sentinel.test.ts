@@ -35,7 +35,7 @@ describe.skipIf(process.platform !== "linux")("the sentinel", () => {
     }
   });
 
-  test("the sentinel is the few-kilobyte helper, not a second od, when od has its helper", async () => {
+  test("the sentinel is the small C helper, not a second od, when od has its helper", async () => {
     const od = Bun.spawn([process.execPath, "-e", script("process.exitCode = 0;")], { stdout: "pipe", stderr: "inherit" });
     const { sentinel, agent } = await firstLine(od.stdout);
     try {
