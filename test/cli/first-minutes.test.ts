@@ -1,0 +1,71 @@
+/**
+ * The first ten minutes (issue 31), on the compiled binary: a new user with no agent account, then
+ * od's own loop pointed at a local OpenAI-compatible server (the loopback model stub).
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { DIST_OD, tmpdir } from "../helpers.ts";
+import { startModelStub } from "../live/model-stub.ts";
+
+/** od with exactly this environment; async, so the stub in this process can answer it. */
+async function od(args: string[], env: Record<string, string>) {
+  const p = Bun.spawn([DIST_OD, ...args], { env: { NO_COLOR: "1", ...env }, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { code, out, err };
+}
+
+const stub = await startModelStub();
+afterAll(() => stub.stop());
+let home: { path: string; [Symbol.asyncDispose]: () => Promise<void> };
+beforeAll(() => {
+  home = tmpdir();
+});
+afterAll(() => home[Symbol.asyncDispose]());
+const bare = () => ({ PATH: "/usr/bin:/bin", HOME: home.path, OD_HOME: join(home.path, ".od") });
+const withApi = () => ({ ...bare(), OD_API_BASE_URL: `${stub.url}/v1` });
+
+describe("od agents answers, and does not drown the answer", () => {
+  test("nothing installed: one screen that says how to get an agent", async () => {
+    const r = await od(["agents", "--refresh"], bare());
+    expect(r.code).toBe(0);
+    expect(r.out.split("\n").length).toBeLessThan(24);
+    expect(r.out).not.toMatch(/^aider +missing/m);
+    expect(r.out).toContain("agents not installed: `od agents --all` lists them");
+    expect(r.out).toContain("npm install -g @anthropic-ai/claude-code");
+    expect(r.out).toContain("OD_API_BASE_URL=");
+  });
+
+  test("api ready: its row first, one line for the rest; --all lists every row; --json every row as before", async () => {
+    const r = await od(["agents", "--refresh"], withApi());
+    const lines = r.out.trim().split("\n");
+    expect(lines[1]).toMatch(/^api +ready /);
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^\d+ more not installed: `od agents --all` lists them$/);
+    const all = await od(["agents", "--all"], withApi());
+    expect(all.out.trim().split("\n")[1]).toMatch(/^api +ready /);
+    expect(all.out).toMatch(/^claude +missing/m);
+    const json = JSON.parse((await od(["agents", "--json"], withApi())).out) as Array<{ id: string }>;
+    expect(json.length).toBe(all.out.trim().split("\n").length - 1);
+    expect(json.map((x) => x.id)).toContain("aider");
+  });
+
+  test("od doctor with api ready: what is there and one line for the rest; --all adds their install commands", async () => {
+    const r = await od(["doctor"], withApi());
+    expect(r.out).toMatch(/^✓ api /m);
+    expect(r.out).toMatch(/^! \d+ agents not installed: `od doctor --all` lists their install commands$/m);
+    expect(r.out).not.toContain("npm install -g");
+    expect(r.out.trim().split("\n").length).toBeLessThan(10);
+    const all = await od(["doctor", "--all"], withApi());
+    expect(all.out).toMatch(/claude +npm install -g @anthropic-ai\/claude-code/);
+    const json = JSON.parse((await od(["doctor", "--json"], withApi())).out);
+    expect(json.findings.find((f: { install?: object }) => f.install).install.claude).toBe("npm install -g @anthropic-ai/claude-code");
+  });
+
+  test("od doctor with nothing ready says how to get one, on one screen", async () => {
+    const r = await od(["doctor"], bare());
+    expect(r.code).toBe(1);
+    expect(r.out).toContain("npm install -g @anthropic-ai/claude-code");
+    expect(r.out).toContain("OD_API_BASE_URL=");
+    expect(r.out.trim().split("\n").length).toBeLessThan(20);
+  });
+});
