@@ -14,7 +14,8 @@ async function od(args: string[], env: Record<string, string>) {
   return { code, out, err };
 }
 
-const stub = await startModelStub();
+const FOUR = ["qwen3-coder", "llama3.3", "gpt-oss:20b", "deepseek-r1"];
+const stub = await startModelStub({ models: FOUR });
 afterAll(() => stub.stop());
 let home: { path: string; [Symbol.asyncDispose]: () => Promise<void> };
 beforeAll(() => {
@@ -67,5 +68,52 @@ describe("od agents answers, and does not drown the answer", () => {
     expect(r.out).toContain("npm install -g @anthropic-ai/claude-code");
     expect(r.out).toContain("OD_API_BASE_URL=");
     expect(r.out.trim().split("\n").length).toBeLessThan(20);
+  });
+});
+
+/** A port nothing listens on: a server started, then stopped. */
+async function closedPort(): Promise<number> {
+  const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
+  const port = s.port!;
+  await s.stop(true);
+  return port;
+}
+
+describe("the api agent knows its own server", () => {
+  test("od models --agent api: the endpoint's four models", async () => {
+    const r = await od(["models", "--agent", "api"], withApi());
+    expect(r.code).toBe(0);
+    expect(
+      r.out
+        .trim()
+        .split("\n")
+        .slice(1)
+        .map((l) => l.split(/ +/)[0]),
+    ).toEqual(["default", ...FOUR]);
+    expect(r.err).toContain(`${stub.url}/v1/models`);
+    const json = JSON.parse((await od(["models", "--agent", "api", "--json"], withApi())).out);
+    expect(json).toMatchObject({ agent: "api", models: ["default", ...FOUR], source: "catalog", exhaustive: false });
+  });
+
+  test("an endpoint nobody listens at: said at once, with its URL and why (exit 69), and api is not ready", async () => {
+    await using tmp = tmpdir();
+    const port = await closedPort();
+    const down = { ...bare(), OD_API_BASE_URL: `http://127.0.0.1:${port}/v1` };
+    for (const model of [[], ["--model", "qwen3-coder"]]) {
+      const started = performance.now();
+      const r = await od(["run", "--agent", "api", ...model, "--cwd", tmp.path, "hi"], down);
+      expect({ model, code: r.code }).toEqual({ model, code: 69 });
+      expect(performance.now() - started).toBeLessThan(3000);
+      expect(r.err).toContain(`Cannot reach http://127.0.0.1:${port}/v1/`);
+      expect(r.err).toContain("connection refused");
+      expect(r.err).toContain("[ENDPOINT_UNREACHABLE]");
+      expect(r.err).not.toContain("retrying");
+    }
+    const agents = await od(["agents", "--refresh"], down);
+    expect(agents.out).toMatch(/^api +broken /m);
+    expect(agents.err).toContain(`api: Cannot reach http://127.0.0.1:${port}/v1/models: connection refused`);
+    const models = await od(["models", "--agent", "api"], down);
+    expect(models.code).toBe(69);
+    expect(models.err).toContain("[ENDPOINT_UNREACHABLE]");
   });
 });
