@@ -88,6 +88,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "AGENT_UNKNOWN":
     case "MODEL_NOT_AVAILABLE":
     case "AGENT_PROMPT_TOO_LARGE":
+    case "RUN_NOT_FOUND": // an id that names no run is a bad request like any other
       return 2;
     case "AGENT_NOT_FOUND":
       return 3;
