@@ -1,5 +1,6 @@
 import type { EventOf, EventType, OdEvent } from "../core/contract/events.ts";
 import { partBreak } from "../core/run/parts.ts";
+import { type ToolCall, toolCallLine, toolResultLine } from "./tool-line.ts";
 
 export interface Sink {
   write(text: string): unknown;
@@ -52,6 +53,9 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
   // agent, a CLI not installed) ends with its error alone, no "failed in 0.0s" under it.
   let started = false;
   let erred = false;
+  /** The run's folder (paths are shown from it), and each open tool call, for the line its result gets. */
+  let cwd = "";
+  const calls = new Map<string, ToolCall>();
 
   const note = (text: string) => {
     if (!atLineStart) {
@@ -65,6 +69,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
     switch (e.type) {
       case "run.started":
         started = true;
+        cwd = e.cwd;
         note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd || "the login directory"}${e.on ? ` on ${e.on}` : ""}${held(e.sandbox)}`));
         // The kernel not holding a mode it could be asked to hold is said, not hidden in the header.
         if (e.sandbox?.note) note(dim(`od: ${e.sandbox.note}`));
@@ -90,9 +95,14 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "plan":
         return note(dim(planLines(e.entries, e.parent ? "  ↳ " : "· ").join("\n")));
       case "tool.call":
-        return note(dim(`${e.parent ? "  ↳ " : ""}→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
-      case "tool.result":
-        return e.isError ? note(red(`✗ ${clip(e.output, 200)}`)) : undefined;
+        // `kind` and `paths`, where the event carries them, are read by the formatter.
+        calls.set(e.id, e as ToolCall);
+        return note(dim(`${e.parent ? "  ↳ " : ""}${toolCallLine(e as ToolCall, cwd)}`));
+      case "tool.result": {
+        const line = `${e.parent ? "  ↳ " : ""}${toolResultLine(calls.get(e.id), e, cwd)}`;
+        calls.delete(e.id);
+        return note(e.isError ? red(line) : dim(line));
+      }
       case "status":
         return note(dim(`· ${e.label}${e.detail ? `: ${clip(e.detail, 200)}` : ""}`));
       case "permission.decision":

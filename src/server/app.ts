@@ -40,6 +40,7 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   CANCELLED: 503, // the server is shutting down
   STORAGE: 507, // OD_HOME is full or not writable: Insufficient Storage
   TARGET_UNREACHABLE: 502, // the ssh host, container or pod did not answer: Bad Gateway
+  ENDPOINT_UNREACHABLE: 502, // the api loop's model server did not answer: Bad Gateway
 };
 
 /** The od server as a Hono app; `Bun.serve` or `app.request()` drive it. */
