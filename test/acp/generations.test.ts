@@ -17,7 +17,7 @@ import {
   type SessionNotification,
 } from "@agentclientprotocol/sdk";
 import { DIST_OD, FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
-import { current, type Generation, problems, SDK_045, tapped, zed045 } from "./generations.ts";
+import { current, type Generation, locationPaths, problems, SDK_045, tapped, zed045 } from "./generations.ts";
 
 type Msg = Record<string, any>;
 /** A connected client of one generation: its requests by ACP method name, and what od sent it. */
@@ -173,6 +173,8 @@ describe("od acp under each ACP SDK generation", () => {
       expect(c.updates.filter((n) => n.update.sessionUpdate === "tool_call")).toHaveLength(2); // the turn, and its replay
       expect(t.sent.filter((m) => m.method === "session/update").length).toBe(7); // 3 in the turn, 4 replayed (its prompt too)
       expect(problems(await schemas(), t.sent, t.received)).toEqual([]);
+      // Every location od sent (the turn's, the question's, the replay's) is absolute, though the agent's were not.
+      expect(new Set(locationPaths(t.sent))).toEqual(new Set([join(tmp.path, "hello.txt")]));
       t.child.stdin.end();
       expect(await t.exited).toBe(0);
     }, 60_000);

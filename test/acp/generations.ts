@@ -154,3 +154,12 @@ function changedAt(sent: unknown, parsed: unknown, path = "$"): string | undefin
   }
   return isDeepStrictEqual(sent, parsed) ? undefined : path;
 }
+
+/** Every location path in `messages` (any `locations: [{ path }]`, at any depth). */
+export function locationPaths(messages: unknown): string[] {
+  if (Array.isArray(messages)) return messages.flatMap(locationPaths);
+  if (!messages || typeof messages !== "object") return [];
+  return Object.entries(messages).flatMap(([k, v]) =>
+    k === "locations" && Array.isArray(v) ? v.map((l) => String(l?.path)) : locationPaths(v),
+  );
+}
