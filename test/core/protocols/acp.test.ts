@@ -442,8 +442,8 @@ describe("ACP: the ask names the call it is about", () => {
   });
 
   test("a request that names no call: the ask's id is the one its denied tool.call shows", async () => {
-    const asks: Array<string | undefined> = [];
-    const broker: Broker = async (ask) => (asks.push(ask.toolCallId), "deny");
+    const asks: string[] = [];
+    const broker: Broker = async (ask) => (asks.push(ask.toolCallId ?? "(none)"), "deny");
     const { events } = await run(
       { turn: [{ permission: { toolCall: { title: "rm -rf build", kind: "execute" }, options } }] },
       { mode: "full" },
