@@ -20,6 +20,8 @@ export interface ClientBrokerOptions {
   mode: Mode;
   cwd: string;
   log?: (message: string) => void;
+  /** Resolves once the updates before question `askId` have gone to the client (so the call it is about is shown first). */
+  shown?: (askId: string, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -38,6 +40,8 @@ export function clientBroker(opts: ClientBrokerOptions): Broker {
       return "deny";
     }
     try {
+      await opts.shown?.(ask.id, signal);
+      if (signal.aborted) return undefined; // the run stopped meanwhile: nothing to ask
       const answer: RequestPermissionResponse = await opts.client.request(
         "session/request_permission",
         {

@@ -163,6 +163,9 @@ describe("od acp under each ACP SDK generation", () => {
       const shown = c.updates.map((n) => n.update).find((u) => u.sessionUpdate === "tool_call");
       expect(shown).toMatchObject({ toolCallId: "call-1", locations: [{ path: join(tmp.path, "hello.txt") }] });
       expect(c.asked).toHaveLength(1);
+      // ...and shown before the question: the client has the call to put it on.
+      const at = (pred: (m: Msg) => boolean) => t.sent.findIndex(pred);
+      expect(at((m) => m.params?.update?.sessionUpdate === "tool_call")).toBeLessThan(at((m) => m.method === "session/request_permission"));
       const { toolCall } = c.asked[0]!;
       expect(toolCall.toolCallId).toBe("call-1");
       expect(toolCall.locations).toEqual([{ path: join(tmp.path, "hello.txt") }]);
