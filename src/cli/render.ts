@@ -113,28 +113,15 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "session":
         sessionId = e.sessionId;
         return;
-      case "run.result": {
+      case "run.result":
         usage = e.usage;
         if (!opts.result) return;
-        const lines = [
-          `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,
-          `tool calls: ${e.toolCalls.length}${e.toolCalls.some((c) => c.isError) ? ` (${e.toolCalls.filter((c) => c.isError).length} failed)` : ""}`,
-        ];
-        if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
-        if (e.note) lines.push(e.note);
-        note(dim(lines.map((l) => `od: ${l}`).join("\n")));
+        note(dim(resultLines(e).join("\n")));
         if (e.diff) err.write(`${e.diff}\n`);
         return;
-      }
-      case "run.finished": {
+      case "run.finished":
         if (!started && erred && e.status === "failed") return;
-        const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
-        if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
-          parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);
-        if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
-        if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
-        return note(dim(`od: ${parts.join(", ")}`));
-      }
+        return note(dim(`od: ${closing(e, usage, sessionId)}`));
       case "permission.request":
       case "usage":
       case "raw":
@@ -148,6 +135,28 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
 /** Every type is a case above: a new one fails to compile until it is written or listed in NOT_SHOWN. */
 function unknownType(event: never): void {
   void event;
+}
+
+/** --result's summary lines: files changed, tool calls, the error. */
+function resultLines(e: EventOf<"run.result">): string[] {
+  const failed = e.toolCalls.filter((c) => c.isError).length;
+  const lines = [
+    `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,
+    `tool calls: ${e.toolCalls.length}${failed ? ` (${failed} failed)` : ""}`,
+  ];
+  if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
+  if (e.note) lines.push(e.note);
+  return lines.map((l) => `od: ${l}`);
+}
+
+/** The closing line: status and time, tokens summed over the turns, cost, how to resume. */
+function closing(e: EventOf<"run.finished">, usage: EventOf<"run.result">["usage"] | undefined, sessionId?: string): string {
+  const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
+  if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
+    parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);
+  if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
+  if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
+  return parts.join(", ");
 }
 
 function clip(text: string, max: number): string {
