@@ -34,21 +34,29 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   // names no path in it): the same call, so no wider authority; every path named must pass.
   toolEvents(toolCall, state, false);
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
+  // The kind as merged: the request's, else the call's own, unless the adapter's rule for the tool says otherwise.
   const kind = known?.kind ?? str(toolCall.kind);
-  const paths = known?.locations ?? arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  const paths = known ? [...known.locations] : arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
+  const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
+  // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
+  const given = toolCall.rawInput;
+  const input = given === undefined || JSON.stringify(given) === "{}" ? (known?.input ?? given) : given;
   const ask: PermissionAsk = {
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
-    paths: [...paths],
-    detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
+    paths,
+    detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
+    toolCallId,
+    input,
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
     reply: (decision: Decision) => {
       const chosen = decision === "allow" ? pick(["allow_once", "allow_always"]) : pick(["reject_once", "reject_always"]);
       const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
       return [response(id, { outcome })];
     },
-    denied: (reason) => deniedTool(toolCall, state, `permission-${String(id)}`, reason),
+    denied: (reason) => deniedTool(toolCall, state, toolCallId, reason),
   };
   return { events: [], asks: [ask] };
 }
