@@ -10,15 +10,18 @@ import { defineAcpAgent } from "../src/plugin.ts";
  * process instead (no hub is started or joined), so what it starts ends with the run's process
  * group. CLINE_NO_AUTO_UPDATE=1: no `npm install` of a newer Cline as the run exits.
  *
- * State: Cline's own folder, ~/.cline (CLINE_DIR). `--data-dir` does nothing under `--acp` (the ACP
- * server starts before Cline applies it: state still lands in <config>/data), and `--config` would
- * take the login with it: over ACP Cline reads its logins (Cline account, ClinePass, ChatGPT) and a
- * provider's base URL and models from <config>/data/settings. So the runs use the user's folder,
- * and its sessions stay there for `--resume` (session/load).
+ * State: Cline's own folder, ~/.cline (CLINE_DIR), as od keeps other ACP agents' state in theirs.
+ * Checked at 3.0.65: `--data-dir` does nothing under `--acp` (state still lands in <config>/data);
+ * `--config <dir>` is honoured, but Cline then reads its logins (Cline account, ClinePass,
+ * ChatGPT) and a provider's base URL and models from <dir>/data/settings too, and a folder per run
+ * would leave nothing for `--resume` (session/load) to load. So the runs use the user's folder,
+ * and its sessions stay there. (CLINE_PROVIDER_SETTINGS_PATH could point a private folder's
+ * logins back at the user's providers.json, models.json beside it.)
  *
  * Modes. The session offers `mode` plan/act and `auto_approve` (off unless `--auto-approve true`):
  * - read-only: `mode` plan (Cline drops its `editor` tool), auto-approve off: every other tool
- *   (run_commands stays offered) is asked, and od's read-only policy answers.
+ *   (run_commands stays offered) is asked, and od's read-only policy answers; a command that writes
+ *   (a redirection) Cline refuses itself in plan mode, unasked.
  * - edit: `mode` act, auto-approve off: every tool is asked; od's policy allows reads and edits
  *   inside the working directory. `spawn_agent` says `think`, but its sub-agent runs its tools
  *   unasked (observed), so od treats it as a command (denied below full); `editor` names its file
@@ -44,5 +47,14 @@ export default defineAcpAgent({
   argv: (ctx) => ["--acp", "--auto-approve", ctx.mode === "full" ? "true" : "false"],
   env: { CLINE_SESSION_BACKEND_MODE: "local", CLINE_NO_AUTO_UPDATE: "1" },
   modes: { "read-only": "plan", edit: "act" },
-  tools: { editor: { kind: "edit", paths: ["path"] }, spawn_agent: { kind: "execute" } },
+  // Cline's tools by name (its ACP titles start "name: …"); the kinds are Cline's own but where noted.
+  tools: {
+    read_files: { kind: "read" },
+    search_codebase: { kind: "search" },
+    fetch_web_content: { kind: "fetch" },
+    run_commands: { kind: "execute" },
+    editor: { kind: "edit", paths: ["path"] },
+    apply_patch: { kind: "edit" }, // Cline: other; its files are named only inside the patch text
+    spawn_agent: { kind: "execute" }, // Cline: think, but its sub-agent runs tools unasked
+  },
 });
