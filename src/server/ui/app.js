@@ -21,6 +21,7 @@ import { renderHistory, took } from "./history.js";
 import { $ } from "./page.js";
 import { watchRun } from "./stream.js";
 import { createTranscript } from "./transcript.js";
+import { mountUsage } from "./usage.js";
 
 /** @typedef {import("../../core/contract/events.ts").OdEvent} OdEvent */
 /** @typedef {import("../../core/store/summary.ts").RunSummary} RunSummary */
@@ -208,6 +209,7 @@ async function cancel() {
 }
 
 async function boot() {
+  mountUsage(); // the Usage view (#usage) and the header's links to it
   onApiTrouble({
     unauthorized: showFreshLink,
     offline: () => {
