@@ -139,11 +139,17 @@ function suite() {
     await page.close();
   });
 
-  test("the period choice reloads the view: the last 7 days leave the run of 20 days ago out", async () => {
+  test("the period choice reloads the view: the last 7 days leave the run of 20 days ago out; the focus goes where it should", async () => {
     const page = await usage(seeded, "desktop");
     await page.locator("#usage-summary").waitFor();
-    await page.selectOption("#usage-days", "7");
+    // Opened by its link, the view takes the focus (its heading), so a screen reader starts there.
+    expect(await page.evaluate<string>("document.activeElement.id")).toBe("usage-title");
+    // By the keyboard, as a person would: the choice has the focus, Up picks the period before (7 days).
+    await page.focus("#usage-days");
+    await page.keyboard.press("ArrowUp");
     await page.locator("#usage-summary", { hasText: "4 runs by 2 agents" }).waitFor();
+    // A new period keeps the focus on its choice.
+    expect(await page.evaluate<string>("document.activeElement.id")).toBe("usage-days");
     expect(await page.locator("#usage-legend li").allTextContents()).toEqual(["claude", "codex"]);
     expect(await page.locator("#usage svg[role=img]").first().getAttribute("aria-label")).toContain("the last 7 days");
     await page.close();

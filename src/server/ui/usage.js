@@ -13,8 +13,8 @@ import { agentTable, dayTable, money, runTable, tokens } from "./usage-tables.js
 /** @typedef {import("../../core/runs/usage.ts").UsageDay} UsageDay */
 
 const CHOICES = [7, 30, 90];
-/** @type {{ days: number, report?: UsageReport, width: number, view?: HTMLElement }} */
-const state = { days: 30, width: 0 };
+/** @type {{ days: number, report?: UsageReport, width: number, view?: HTMLElement, body?: HTMLElement, asked: number }} */
+const state = { days: 30, width: 0, asked: 0 };
 
 /** The view (hidden until the address says #usage) and the header's links between it and the workbench. */
 export function mountUsage() {
@@ -22,11 +22,20 @@ export function mountUsage() {
   const nav = el("nav", { className: "views" }, link("#", "Workbench"), link("#usage", "Usage"));
   nav.setAttribute("aria-label", "Views");
   document.querySelector("header")?.append(nav);
-  const view = el("main", { id: "usage", className: "usage", hidden: true });
+  // The heading and the period's choice stay; what is below them is drawn for each report.
+  const title = el("h2", { id: "usage-title", textContent: "Usage", tabIndex: -1 });
+  state.body = el("div", { id: "usage-body" });
+  const view = el(
+    "main",
+    { id: "usage", className: "usage", hidden: true },
+    el("div", { className: "usage-head" }, title, period()),
+    state.body,
+  );
   view.setAttribute("aria-labelledby", "usage-title");
   document.getElementById("workbench")?.after(view);
   state.view = view;
-  window.addEventListener("hashchange", route);
+  // Opened by a link (not as the page loads), the view takes the focus: a screen reader starts at its heading.
+  window.addEventListener("hashchange", () => route() && title.focus());
   // Drawn again at the width it has: real pixels keep the labels readable on a phone.
   let timer = 0;
   new ResizeObserver(() => {
@@ -38,11 +47,11 @@ export function mountUsage() {
   route();
 }
 
-/** #usage shows the view (loading it afresh), anything else the workbench. */
+/** #usage shows the view (loading it afresh), anything else the workbench; whether the view shows. */
 function route() {
   const view = /** @type {HTMLElement} */ (state.view);
   const fresh = document.getElementById("fresh-link");
-  if (fresh && !fresh.hidden) return; // the page's link is no longer valid: nothing else shows
+  if (fresh && !fresh.hidden) return false; // the page's link is no longer valid: nothing else shows
   const on = location.hash === "#usage";
   view.hidden = !on;
   const workbench = document.getElementById("workbench");
@@ -51,21 +60,26 @@ function route() {
     if ((a.getAttribute("href") === "#usage") === on) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   if (on) load().catch(() => {});
+  return on;
 }
 
+/** The report for the period chosen; only the latest one asked for is drawn (an earlier answer may come later). */
 async function load() {
-  const view = /** @type {HTMLElement} */ (state.view);
-  if (!state.report)
-    view.replaceChildren(el("h2", { id: "usage-title", textContent: "Usage" }), el("p", { className: "muted", textContent: "Loading…" }));
+  const body = /** @type {HTMLElement} */ (state.body);
+  const asked = ++state.asked;
+  if (!state.report) body.replaceChildren(el("p", { className: "muted", textContent: "Loading…" }));
   try {
-    const tz = new Date().getTimezoneOffset();
-    draw(await api(`/usage?days=${state.days}&tz=${tz}`));
+    const report = await api(`/usage?days=${state.days}&tz=${new Date().getTimezoneOffset()}`);
+    if (asked === state.asked) draw(report);
   } catch (err) {
-    if (/** @type {{ status?: number }} */ (err).status === 401) return void (view.hidden = true);
-    view.replaceChildren(
-      el("h2", { id: "usage-title", textContent: "Usage" }),
-      el("p", { className: "start-error", role: "alert", textContent: `Could not load the usage: ${/** @type {Error} */ (err).message}` }),
-    );
+    if (asked !== state.asked) return;
+    if (/** @type {{ status?: number }} */ (err).status === 401) {
+      const view = /** @type {HTMLElement} */ (state.view);
+      view.hidden = true; // the page says how to get a fresh link (banner.js)
+      return;
+    }
+    const message = `Could not load the usage: ${/** @type {Error} */ (err).message}`;
+    body.replaceChildren(el("p", { className: "start-error", role: "alert", textContent: message }));
   }
 }
 
@@ -83,24 +97,22 @@ function period() {
   return el("label", { className: "inline" }, "Period", select);
 }
 
-/** The whole view for a report. */
+/** The view below its heading, for a report. */
 function draw(/** @type {UsageReport} */ report) {
   const view = /** @type {HTMLElement} */ (state.view);
+  const body = /** @type {HTMLElement} */ (state.body);
   state.report = report;
   state.width = view.clientWidth;
   const width = Math.max(280, Math.min(view.clientWidth - 2, 1100));
-  const head = el("div", { className: "usage-head" }, el("h2", { id: "usage-title", textContent: "Usage" }), period());
   if (!report.total.runs) {
-    view.replaceChildren(
-      head,
+    body.replaceChildren(
       el("p", { className: "usage-empty", textContent: `No runs in the last ${report.days} days: the charts fill in as agents run.` }),
     );
     return;
   }
   const t = report.total;
   const summary = `${t.runs} run${t.runs === 1 ? "" : "s"} by ${report.agents.length} agent${report.agents.length === 1 ? "" : "s"}: ${tokens(t.inputTokens + t.outputTokens)} tokens (${tokens(t.inputTokens)} in, ${tokens(t.outputTokens)} out), ${t.priced ? `${money(t.costUsd)} reported by ${t.priced} of them` : "no cost reported"}, ${took(t.durationMs)} of running.`;
-  view.replaceChildren(
-    head,
+  body.replaceChildren(
     el("p", { id: "usage-summary", textContent: summary }),
     legend(report.agents),
     t.inputTokens + t.outputTokens
