@@ -1,7 +1,8 @@
 // @ts-check
 // The od web UI: plain DOM, no framework, bundled at build time. This module wires the parts together:
 // the form (form.js), recent runs (history.js), a run's stream (stream.js) into its transcript
-// (transcript.js), compare runs (compare.js), and what the page says about its connection (banner.js).
+// (transcript.js), compare runs (compare.js), what the page says about its connection (banner.js), and
+// the Usage view (usage.js), which mounts itself with its link in the header.
 import { ApiError, api, onApiTrouble, post } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
 import { createCompare } from "./compare.js";
