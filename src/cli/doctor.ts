@@ -8,6 +8,7 @@ import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { liveCheck } from "../core/run/live-check.ts";
 import { odCommand } from "./command.ts";
+import { installFindings } from "./doctor-install.ts";
 import { log } from "./log.ts";
 import { supportLine } from "./sandbox.ts";
 import { printJson } from "./table.ts";
@@ -65,7 +66,8 @@ export default odCommand({
     if (missing) findings.push(missing);
     for (const e of registry.errors)
       findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
-    findings.push(dataDir());
+    const od = installFindings();
+    findings.push(...od.findings, dataDir());
     const sandbox = sandboxSupport();
     findings.push({
       level: sandbox.kind === "none" || sandbox.reason ? "warn" : "ok",
@@ -105,7 +107,7 @@ export default odCommand({
     }
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
-    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox });
+    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox, od: od.installs });
     process.stdout.write(findings.map(asText).join(""));
   },
 });
