@@ -71,8 +71,10 @@ elif command -v wine >/dev/null && command -v x86_64-w64-mingw32-gcc >/dev/null;
   version=$(node -p 'require("./dist/release/release.json").version')
   # The smoke checks: the PE header and --version, the mixed-metacharacter prompt on each of the three
   # routes (.exe, .cmd with the probe as ComSpec, Wine's cmd.exe), a prompt refused for cmd.exe's limit.
+  # An od.exe start under Wine takes 5-17 s on a busy 2-core machine: a minute each, not the 5 s default.
   say "the Wine lane's smoke checks on the win32-x64 package's od.exe"
   OD_WINE_FILTER="${OD_WINE_FILTER:-Windows runtime|he said|9,000-character}" \
+    OD_WINE_TIMEOUT="${OD_WINE_TIMEOUT:-60000}" \
     OD_EXE="$launcher/node_modules/@od-cli/win32-x64/od.exe" \
     OD_EXE_VERSION="$version (npm: @od-cli/od, Z:${launcher//\//\\})" \
     bash test/windows/lane.sh || status=$?
