@@ -30,7 +30,8 @@ describe("threads", () => {
       durationMs: 60,
       usage: { inputTokens: 8 },
     });
-    expect(folded[0]!.kind === "thread" && folded[0]!.turns.map((t) => t.runId)).toEqual(["a", "b", "c"]);
+    const first = folded[0]!;
+    expect("turns" in first && first.turns.map((t) => t.runId)).toEqual(["a", "b", "c"]);
     expect(folded[1]).toMatchObject({ runId: "solo" });
   });
 
