@@ -54,6 +54,9 @@ export function currentAgent() {
   return agents.get($("agent").value);
 }
 
+/** An agent's name for people ("Fake Agent"), from its id. */
+export const agentName = (/** @type {string | undefined} */ id) => (id && agents.get(id)?.name) || id;
+
 /** Loads the agent's models and efforts; the model typed so far is kept unless `resetModel`. */
 export async function agentChanged({ resetModel = true } = {}) {
   const agent = currentAgent();
@@ -83,6 +86,19 @@ export function offerSession(/** @type {string | undefined} */ sessionId) {
   $("continue").disabled = !sessionId;
   $("continue-row").hidden = !sessionId;
   $("session").textContent = sessionId ?? "";
+  showRunLabel();
+}
+
+/** What Run will do, said on its button: "Run", "Continue" (the session), "Run ×2" (repeated), "Compare 3" (agents). */
+export function showRunLabel() {
+  const spec = readCompare();
+  $("run").textContent = spec?.agents
+    ? `Compare ${spec.agents.length}`
+    : spec?.repeat
+      ? `Run ×${spec.repeat}`
+      : $("continue").checked
+        ? "Continue"
+        : "Run";
 }
 
 /** Adds "Where" to the form when the server has named targets: this machine, or one of them (sent by name). */

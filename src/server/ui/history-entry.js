@@ -1,8 +1,8 @@
 // @ts-check
-// Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
+// One entry of the history: agent, when it started, where, how it went, how long, tokens. Each is a
 // button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
+// A conversation is one entry (its turns), and so is a compare run (its members).
 import { targetName } from "./form.js";
-import { $ } from "./page.js";
 import { el } from "./tool-card.js";
 
 /** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord a run, or a compare run as one record */
@@ -37,12 +37,17 @@ function shortPath(/** @type {string | undefined} */ path) {
   return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : path;
 }
 
+/** The runs a record holds: itself, a conversation's turns, a compare run's members. */
+const runIds = (/** @type {HistoryRecord} */ r) =>
+  r.kind === "thread" ? r.turns.map((t) => t.runId) : r.kind === "compare" ? r.members.map((m) => m.runId) : [r.runId];
+
 /**
+ * The entry for `record`, a list item holding its button; marked when it holds the run shown (`current`).
  * @param {HistoryRecord} record
  * @param {(record: HistoryRecord) => void} onOpen
  * @param {string | undefined} current
  */
-function entry(record, onOpen, current) {
+export function entry(record, onOpen, current) {
   // A compare run is one entry: its members' labels where a run shows its agent.
   const run =
     record.kind === "compare"
@@ -70,18 +75,6 @@ function entry(record, onOpen, current) {
     el("span", { className: "run-facts", textContent: facts }),
     run.cwd && el("span", { className: "run-cwd", textContent: shortPath(run.cwd) }),
   );
-  if (run.runId === current) button.setAttribute("aria-current", "true");
+  if (current && runIds(record).includes(current)) button.setAttribute("aria-current", "true");
   return el("li", {}, button);
-}
-
-/** Shows `runs` (GET /api/runs records: runs, and compare runs as one each); `onOpen(record)` when one is chosen; `current` is marked. */
-/**
- * @param {HistoryRecord[]} runs
- * @param {(record: HistoryRecord) => void} onOpen
- * @param {string | undefined} current
- */
-export function renderHistory(runs, onOpen, current) {
-  const list = $("runs");
-  list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));
-  $("runs-empty").hidden = runs.length > 0;
 }
