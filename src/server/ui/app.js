@@ -4,16 +4,32 @@
 // compare run), and what the page says about its connection (banner.js).
 import { api, onApiTrouble } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
-import { agentChanged, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
+import { agentChanged, currentAgent, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
 import { renderHistory } from "./history.js";
 import { cancel, failure, onRunsChanged, open, refused, showAlert, shownRun, start } from "./output.js";
 import { $ } from "./page.js";
+import { showSetup } from "./setup.js";
 
 const state = { offline: false };
 
 async function loadRuns() {
   const { runs } = await api("/runs?limit=30");
   renderHistory(runs, open, shownRun());
+}
+
+/** The agents (probed afresh when `refresh`: "Check again"), and how to get one when none is ready. */
+async function loadAgents(refresh = false) {
+  /** @type {import("./setup.js").Agents} */
+  const answer = await api(`/agents${refresh ? "?refresh=1" : ""}`);
+  const before = currentAgent();
+  setAgents(answer.agents);
+  showSetup(answer, () => loadAgents(true));
+  if (!refresh || before?.installed || !currentAgent()?.installed) return;
+  // "Check again" found one: the page is ready to run.
+  $("alert").hidden = true;
+  $("run-status").textContent = `${currentAgent()?.name} is ready.`;
+  $("agent").focus();
+  await agentChanged();
 }
 
 async function boot() {
@@ -40,8 +56,7 @@ async function boot() {
   const { version, cwd } = await api("/version");
   $("version").textContent = `v${version}`;
   $("cwd").value = cwd;
-  const [{ agents }, { skills }, { targets }] = await Promise.all([api("/agents"), api("/skills"), api("/targets"), loadRuns()]);
-  setAgents(agents);
+  const [{ skills }, { targets }] = await Promise.all([api("/skills"), api("/targets"), loadAgents(), loadRuns()]);
   setSkills(skills);
   setTargets(targets);
   if (targets.length) loadRuns().catch(() => {}); // again, with the targets' names

@@ -33,7 +33,9 @@ export function setAgents(/** @type {Agent[]} */ list) {
   agents.clear();
   for (const a of list) agents.set(a.id, a);
   const label = (/** @type {Agent} */ a) => (a.installed ? `${a.name}${a.version ? ` ${a.version}` : ""}` : `${a.name} (not installed)`);
-  $("agent").replaceChildren(...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
+  // None installed: the list says so (the page says how to get one: setup.js).
+  const none = list.some((a) => a.installed) ? [] : [option("", "No agent is ready yet", { disabled: true, selected: true })];
+  $("agent").replaceChildren(...none, ...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
   $("compare-agents").replaceChildren(
     ...list
       .filter((a) => a.installed)

@@ -9,6 +9,7 @@ import { agentName, currentAgent, fillForm, offerSession, readCompare, readForm,
 import { took } from "./history-entry.js";
 import { $ } from "./page.js";
 import { replayRun } from "./replay.js";
+import { nudgeSetup } from "./setup.js";
 import { watchRun } from "./stream.js";
 import { createTranscript } from "./transcript.js";
 import { uploadImages } from "./uploads.js";
@@ -151,6 +152,8 @@ export const refused = (/** @type {unknown} */ err) => err instanceof ApiError &
 /** The form's run (or compare run) starts; a refusal is said where the output goes. */
 export async function start() {
   if (state.live) return;
+  if (!currentAgent()?.installed) return nudgeSetup();
+  if (!$("form").reportValidity()) return;
   const body = readForm();
   const spec = readCompare();
   setLive(true);

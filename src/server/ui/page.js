@@ -6,6 +6,7 @@
  * @property {HTMLElement} version
  * @property {HTMLElement} banner
  * @property {HTMLElement} workbench
+ * @property {HTMLElement} setup
  * @property {HTMLFormElement} form
  * @property {HTMLSelectElement} agent
  * @property {HTMLInputElement} model
