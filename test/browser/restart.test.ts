@@ -11,7 +11,7 @@ import type { Browser } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { loaded, SCRIPT } from "./shell-support.ts";
+import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
 import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations } from "./support.ts";
 
 /** A port nobody listens on now. */
@@ -93,6 +93,7 @@ function suite() {
     // The link the new server printed: a working page, the dead server's run recovered as failed.
     await page.goto(`${second.url}?token=${second.token}`);
     await loaded(page);
+    await showHistory(page);
     await page.locator("#runs button", { hasText: "hang until the server dies" }).locator(".badge.failed").waitFor();
     expect(await page.locator("#banner").isHidden()).toBe(true);
     await page.close();

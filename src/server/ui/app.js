@@ -5,17 +5,15 @@
 import { api, onApiTrouble } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
 import { agentChanged, currentAgent, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
-import { renderHistory } from "./history.js";
+import { initHistory, loadHistory } from "./history.js";
 import { cancel, failure, onRunsChanged, open, refused, showAlert, shownRun, start } from "./output.js";
 import { $ } from "./page.js";
 import { showSetup } from "./setup.js";
+import { initTabs, selectTab } from "./tabs.js";
 
 const state = { offline: false };
 
-async function loadRuns() {
-  const { runs } = await api("/runs?limit=30");
-  renderHistory(runs, open, shownRun());
-}
+const loadRuns = () => loadHistory(shownRun());
 
 /** The agents (probed afresh when `refresh`: "Check again"), and how to get one when none is ready. */
 async function loadAgents(refresh = false) {
@@ -45,8 +43,15 @@ async function boot() {
     },
   });
   onRunsChanged(() => loadRuns().catch(() => {}));
+  initTabs();
+  // What is opened or started shows in the output (on a phone, its tab).
+  initHistory((record) => {
+    selectTab("work");
+    open(record);
+  });
   $("form").addEventListener("submit", (e) => {
     e.preventDefault();
+    selectTab("work");
     start();
   });
   $("agent").addEventListener("change", () => agentChanged().catch(() => {}));

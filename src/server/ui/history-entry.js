@@ -53,7 +53,12 @@ export function entry(record, onOpen, current) {
     record.kind === "compare"
       ? { ...record, runId: record.groupId, agent: `compare: ${record.members.map((m) => m.label).join(", ")}`, on: undefined }
       : record.kind === "thread"
-        ? { ...record, runId: record.threadId, agent: `${record.agent ?? "?"} · ${record.turns.length} turns` }
+        ? {
+            ...record,
+            runId: record.threadId,
+            agent: `${record.agent ?? "?"} · ${record.turns.length} turns`,
+            startedAt: record.turns.at(-1)?.startedAt ?? record.startedAt, // listed by its last turn (GET /api/runs)
+          }
         : record;
   const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
   const button = el(
