@@ -1,13 +1,27 @@
-/** The README's agent table tells, for every built-in adapter, how it is driven and proven: none missing, none stale. */
+/** The README fits on a screen or three and points at pages that exist; the agent table lists every built-in adapter. */
 import { expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinIds } from "../plugins/index.gen.ts";
 import { ROOT } from "./helpers.ts";
 
-test("the README's agent table lists exactly the built-in adapters", () => {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("\n## Agents\n"), readme.indexOf("\n## Adapters and plugins\n"));
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+test("the README is at most 200 lines, keeps the setup and test commands, and every page it links exists", () => {
+  const readme = read("README.md");
+  expect(readme.split("\n").length).toBeLessThanOrEqual(200);
+  expect(readme).toContain("npm install\nnpm start\n");
+  expect(readme).toContain("npm test\n");
+  const links = [...readme.matchAll(/\]\(([^)#]+)\)/g)].map((m) => m[1]!).filter((l) => !l.startsWith("http"));
+  expect(links.length).toBeGreaterThan(5);
+  expect(links.filter((l) => !existsSync(join(ROOT, l)))).toEqual([]);
+  // Each docs page leads back.
+  for (const page of links.filter((l) => l.startsWith("docs/"))) expect(read(page)).toContain("](../README.md)");
+});
+
+test("the agent table (docs/agents.md) lists exactly the built-in adapters", () => {
+  const page = read("docs/agents.md");
+  const section = page.slice(page.indexOf("\n## Agents\n"), page.indexOf("\n## No agent CLI?"));
   const listed = [...section.matchAll(/^\| `([a-z0-9-]+)` +\|/gm)].map((m) => m[1]);
   expect([...listed].sort()).toEqual([...builtinIds].sort());
   expect(new Set(listed).size).toBe(listed.length);

@@ -66,7 +66,7 @@ export function parse(record: unknown, state: OpencodeState, line: string): OdEv
     case "step_finish":
       return [...events, stepUsage(part, state)];
     case "error":
-      return [...events, error(asRecord(r.error))];
+      return [...events, error(r.error, str(r?.message))];
     default:
       return [...events, { type: "raw", stream: "stdout", line }];
   }
@@ -159,16 +159,19 @@ function stepUsage(part: Record<string, unknown> | undefined, state: OpencodeSta
 }
 
 /**
- * `{name, data: {message, statusCode?, responseBody?}}`. An `UnknownError` only says "Check server
- * logs": its cause is in the logs on stderr (`--print-logs`), which `classify` reads once the
- * process exits non-zero, so here it is only a status. An `APIError`'s message may be only the
- * gateway's ("Provider returned error"): the provider's own words are in `responseBody`.
+ * `{name, data: {message, statusCode?, responseBody?}}` (or only a message, or an error that is a
+ * string): always the run's failure, whatever opencode's exit code says (attached to a server, or in
+ * older versions, it exits 0 after one). An `UnknownError` carries the words of an error opencode
+ * has no name for (a provider's `AI_APICallError: …`), or only "Check server logs": then the cause
+ * is in its log on stderr (`--print-logs`), where `classify` finds it once the process fails. An
+ * `APIError`'s message may be only the gateway's ("Provider returned error"): the provider's own
+ * words are in `responseBody`.
  */
-function error(e: Record<string, unknown> | undefined): OdEventBody {
+function error(raw: unknown, fallback: string | undefined): OdEventBody {
+  const e = asRecord(raw);
   const name = str(e?.name) ?? "Error";
   const data = asRecord(e?.data);
-  let message = str(data?.message) ?? str(e?.message) ?? name;
-  if (name === "UnknownError") return { type: "status", label: "error", detail: message };
+  let message = str(data?.message) ?? str(e?.message) ?? str(raw) ?? fallback ?? name;
   const reason = providerReason(data?.responseBody);
   if (reason && !message.includes(reason)) message = `${message}: ${reason}`;
   const status = num(data?.statusCode);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { loadRegistry, loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { selectAgent } from "../core/agents/select.ts";
-import { exitCodeFor, OdError } from "../core/contract/errors.ts";
+import { exitCodeFor, OdError, runError } from "../core/contract/errors.ts";
 import type { EventOf, OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import { onStopSignals, STOP_SIGNALS, type StopSignal } from "../core/os/stop-signals.ts";
@@ -59,7 +59,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
   const render = args.json
     ? (e: OdEvent) => sinks.out.write(`${JSON.stringify(e)}\n`)
     : createTextRenderer(sinks.out, sinks.err, color, { result: Boolean(args.result) });
-  let firstError: OdError | undefined;
+  let runFailure: EventOf<"error"> | undefined;
   let finished: EventOf<"run.finished"> | undefined;
   const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
   if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
@@ -85,7 +85,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
         };
       });
     for await (const event of run.events()) {
-      if (event.type === "error") firstError ??= new OdError(event.code, event.message, event.hint);
+      if (event.type === "error") runFailure = runError(runFailure, event);
       if (event.type === "run.finished") finished = event;
       render(event);
     }
@@ -94,7 +94,7 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
   }
   offStop();
   if (finished?.status === "cancelled") return STOP_SIGNALS[stoppedBy ?? "SIGINT"];
-  if (finished?.status !== "succeeded") return firstError ? exitCodeFor(firstError.code) : 1;
+  if (finished?.status !== "succeeded") return runFailure ? exitCodeFor(runFailure.code) : 1;
   return 0;
 }
 

@@ -1,4 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { runError } from "../core/contract/errors.ts";
 import type { BodyOf, OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import { errorText, type McpDeps, toolError } from "./context.ts";
@@ -60,7 +61,7 @@ function note(e: OdEvent, seen: Seen, progress: Progress): void {
       if (!e.parent) progress.note(`→ ${e.name}`);
       return;
     case "error":
-      seen.error ??= e;
+      seen.error = runError(seen.error, e);
       return;
     case "session":
       seen.sessionId = e.sessionId;

@@ -1,7 +1,8 @@
 /**
  * Separate messages stay separate in the answer: each adapter's parser gives each message its own
- * text part id, and run.result's text (Summary) keeps a blank line between parts. Replays real
- * fixtures through the driver and the summary, the way the pipeline does.
+ * text part id, the pipeline starts a new part with a paragraph break (Paragraphs), and run.result's
+ * text (Summary) joins them. Replays real fixtures through the driver, Paragraphs and the summary,
+ * the way the pipeline does.
  */
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -10,6 +11,7 @@ import { loadRegistry } from "../../src/builtins.ts";
 import { driverFor } from "../../src/core/agents/driver-for.ts";
 import type { OdEventBody } from "../../src/core/contract/events.ts";
 import { interpret } from "../../src/core/protocols/interpret.ts";
+import { Paragraphs } from "../../src/core/run/parts.ts";
 import { Summary } from "../../src/core/run/summary.ts";
 import { FIXTURES } from "../helpers.ts";
 
@@ -24,10 +26,11 @@ async function answer(adapterId: string, scenario: string) {
     .replace(/\n$/, "")
     .split("\n");
   const events: OdEventBody[] = [];
+  const paragraphs = new Paragraphs();
   for (const line of lines) {
     const step = interpret(driver, state, line);
     if (step instanceof Promise) throw new Error("built-in drivers answer at once");
-    events.push(...step.events);
+    events.push(...step.events.map((e) => paragraphs.apply(e)));
   }
   const summary = new Summary(undefined);
   for (const e of events) summary.observe(e);

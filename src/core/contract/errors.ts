@@ -24,6 +24,7 @@ export const ErrorCode = z.enum([
   "RUN_NOT_FOUND", // no run with that id
   "STORAGE", // od's own storage (OD_HOME) is missing, not writable or full
   "TARGET_UNREACHABLE", // the run's target (an ssh host, a container, a pod) could not be reached
+  "ENDPOINT_UNREACHABLE", // the model endpoint of od's own loop (OD_API_BASE_URL, a provider's API) could not be reached
   "SANDBOX_UNAVAILABLE", // --sandbox require, and the kernel cannot hold the mode here
   "INTERNAL", // a bug in od
 ]);
@@ -80,6 +81,15 @@ export function isRetryable(code: ErrorCode): boolean {
   return RETRYABLE.has(code);
 }
 
+/**
+ * The error that speaks for a run, given the one so far and the next: the first, unless it named no
+ * cause (AGENT_ERROR: the agent only said it failed) and the next one does (its log, read when the
+ * process exited, named the model it could not find).
+ */
+export function runError<E extends { code: ErrorCode }>(current: E | undefined, next: E): E {
+  return !current || (current.code === "AGENT_ERROR" && next.code !== "AGENT_ERROR") ? next : current;
+}
+
 /** Process exit codes for the CLI, one per family of failure. */
 export function exitCodeFor(code: ErrorCode): number {
   switch (code) {
@@ -87,6 +97,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "AGENT_UNKNOWN":
     case "MODEL_NOT_AVAILABLE":
     case "AGENT_PROMPT_TOO_LARGE":
+    case "RUN_NOT_FOUND": // an id that names no run is a bad request like any other
       return 2;
     case "AGENT_NOT_FOUND":
       return 3;
@@ -99,6 +110,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "STORAGE":
       return 74; // sysexits' EX_IOERR
     case "TARGET_UNREACHABLE":
+    case "ENDPOINT_UNREACHABLE":
       return 69; // sysexits' EX_UNAVAILABLE
     case "SANDBOX_UNAVAILABLE":
       return 77; // sysexits' EX_NOPERM

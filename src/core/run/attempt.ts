@@ -8,6 +8,7 @@ import { type Drive, drive, errorBody } from "./drive.ts";
 import { Held } from "./held.ts";
 import { launch } from "./launch.ts";
 import { Outcome } from "./outcome.ts";
+import { Paragraphs } from "./parts.ts";
 import { confirmReady, driverContext, invocationFor, type Plan, planRun } from "./plan.ts";
 import type { RunOptions } from "./request.ts";
 import { planSandbox, sandboxView } from "./sandbox.ts";
@@ -96,7 +97,17 @@ function start(plan: Plan, invocation: Invocation, prompt: string, opts: RunOpti
     abort: () => plan.driver.abort(state),
   });
   held.supervisor = supervisor;
-  return { plan, transport, supervisor, state, broker: opts.broker, brokerTimeoutMs: opts.brokerTimeoutMs, degraded: false, outcome };
+  return {
+    plan,
+    transport,
+    supervisor,
+    state,
+    broker: opts.broker,
+    brokerTimeoutMs: opts.brokerTimeoutMs,
+    degraded: false,
+    outcome,
+    paragraphs: new Paragraphs(),
+  };
 }
 
 /** The plan in the working directory `resolveCwd` gave at launch: the same, or its argv and its sandbox made again for the new one. */

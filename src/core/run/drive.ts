@@ -6,6 +6,7 @@ import type { Frame } from "../os/lines.ts";
 import type { Exit } from "../os/process.ts";
 import { finishing, interpret } from "../protocols/interpret.ts";
 import type { Outcome } from "./outcome.ts";
+import type { Paragraphs } from "./parts.ts";
 import { type Broker, requestEvent, settle, settledEvents } from "./permissions.ts";
 import type { Plan } from "./plan.ts";
 import type { Supervisor } from "./supervise.ts";
@@ -22,6 +23,8 @@ export interface Drive {
   degraded: boolean;
   /** Watches every body that leaves this stage (how the attempt ends depends on them). */
   outcome: Outcome;
+  /** Separate messages made separate paragraphs in the stream (parts.ts). */
+  paragraphs: Paragraphs;
 }
 
 /**
@@ -79,8 +82,9 @@ function checked(d: Drive, body: OdEventBody): OdEventBody {
 }
 
 function seen(d: Drive, body: OdEventBody): OdEventBody {
-  d.outcome.observe(body);
-  return body;
+  const out = d.paragraphs.apply(body);
+  d.outcome.observe(out);
+  return out;
 }
 
 function degrade(d: Drive): OdEventBody {

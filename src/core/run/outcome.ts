@@ -71,18 +71,13 @@ export class Outcome {
    * classifier; a clean exit with no output is EMPTY_OUTPUT.
    */
   async closingError(adapter: Adapter, exit: Exit, stderrTail: () => Promise<string>): Promise<OdEventBody | undefined> {
-    if (this.failed) return undefined;
     const clean = exit.exitCode === 0 && exit.signal === null;
+    if (this.failed) return clean ? undefined : this.cause(adapter, exit, stderrTail);
     if (clean && this.sawOutput) return undefined;
     const tail = redact(await stderrTail()); // the agent's own words, for the classifier and the message: no credentials
     let found: Classification | undefined;
     if (!clean) {
-      try {
-        found = adapter.classify?.({ ...exit, stderrTail: tail, events: this.retained });
-      } catch {
-        found = undefined;
-      }
-      found ??= crashed(adapter, exit, tail);
+      found = classified(adapter, exit, tail, this.retained) ?? crashed(adapter, exit, tail);
     } else {
       found = {
         code: "EMPTY_OUTPUT",
@@ -91,6 +86,25 @@ export class Outcome {
       };
     }
     return { type: "error", ...found, retryable: isRetryable(found.code) };
+  }
+
+  /**
+   * A failed process whose stream only said that it failed (AGENT_ERROR: "Check server logs"): the
+   * cause its stderr names, when the adapter's classifier finds one (runError makes it the run's).
+   */
+  private async cause(adapter: Adapter, exit: Exit, stderrTail: () => Promise<string>): Promise<OdEventBody | undefined> {
+    if (!adapter.classify || this.errors.some((e) => e.code !== "AGENT_ERROR")) return undefined;
+    const found = classified(adapter, exit, redact(await stderrTail()), this.retained);
+    return found && found.code !== "AGENT_ERROR" ? { type: "error", ...found, retryable: isRetryable(found.code) } : undefined;
+  }
+}
+
+/** The adapter's reading of a failed exit; a classifier that throws reads nothing. */
+function classified(adapter: Adapter, exit: Exit, stderrTail: string, events: OdEventBody[]): Classification | undefined {
+  try {
+    return adapter.classify?.({ ...exit, stderrTail, events });
+  } catch {
+    return undefined;
   }
 }
 

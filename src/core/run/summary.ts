@@ -1,3 +1,4 @@
+import { runError } from "../contract/errors.ts";
 import type { BodyOf, OdEventBody } from "../contract/events.ts";
 import { type ChangesSource, localChanges } from "../workspace/changes.ts";
 import { UsageMeter } from "./usage.ts";
@@ -6,16 +7,6 @@ const RAW_TAIL_BYTES = 8 * 1024;
 
 /** The final text run.result carries at most: past it the text is cut, and says so. */
 export const MAX_RESULT_TEXT = 1024 * 1024;
-
-/**
- * What goes between two parts of the answer (text.delta ids that differ: separate messages) after
- * `before`, the text so far or its tail: enough line breaks for a blank line, so "Let me check."
- * and "Done!" never read as "Let me check.Done!".
- */
-export function partBreak(before: string): string {
-  if (!before || before.endsWith("\n\n")) return "";
-  return before.endsWith("\n") ? "\n" : "\n\n";
-}
 
 /**
  * Joins many small strings, a few hundred at a time, up to a bound. `s +=
@@ -28,23 +19,10 @@ class TextJoin {
   private pending: string[] = [];
   private length = 0;
   private cut = false;
-  /** The last two characters added, and the id of the part they belong to. */
-  private tail = "";
-  private part: string | undefined;
-
   constructor(private readonly max = MAX_RESULT_TEXT) {}
-
-  /** A part's text: a part with another id than the last one starts a new paragraph. */
-  addPart(id: string, s: string): void {
-    if (!s) return;
-    if (this.part !== undefined && id !== this.part) this.add(partBreak(this.tail));
-    this.part = id;
-    this.add(s);
-  }
 
   add(s: string): void {
     if (this.cut || !s) return;
-    this.tail = (this.tail + s).slice(-2);
     const room = this.max - this.length;
     if (s.length > room) {
       this.cut = true;
@@ -101,12 +79,12 @@ export class Summary {
   observe(e: OdEventBody): void {
     this.usage.observe(e);
     if (e.type === "text.delta") {
-      if (!e.parent) this.text.addPart(e.id, e.text);
+      if (!e.parent) this.text.add(e.text); // separate messages come apart already (parts.ts)
     } else if (e.type === "tool.call") this.calls.set(e.id, { id: e.id, name: e.name, isError: false });
     else if (e.type === "tool.result") {
       const call = this.calls.get(e.id);
       if (call) call.isError = e.isError;
-    } else if (e.type === "error") this.error ??= e;
+    } else if (e.type === "error") this.error = runError(this.error, e);
     else if (e.type === "raw" && e.stream === "stdout") this.raw = `${this.raw}${e.line}\n`.slice(-RAW_TAIL_BYTES);
     else if (e.type === "run.started") this.attemptStarted();
   }

@@ -295,7 +295,7 @@ describe("degraded mode", () => {
       ofType(events, "text.delta")
         .map((e) => e.text)
         .join(""),
-    ).toBe('first and salvaged "words"');
+    ).toBe('first \n\nand salvaged "words"'); // the salvage is a part of its own
     expect(ofType(events, "raw").map((e) => e.line)).toContain("a plain log line");
     expect(finished(events)).toMatchObject({ status: "succeeded", sessionId: "s-1", resumable: false });
   });

@@ -81,20 +81,6 @@ describe("run result", () => {
     expect(text.slice(MAX_RESULT_TEXT)).toBe(`\n[od: the answer is longer than ${MAX_RESULT_TEXT} characters and was cut here]\n`);
   });
 
-  test("separate messages stay separate in the final text: parts whose id differs are a paragraph apart", async () => {
-    const summary = new Summary(undefined);
-    const parts: Array<[string, string]> = [
-      ["m1", "Let me"],
-      ["m1", " check."],
-      ["sub", "a sub-agent's words"],
-      ["m2", "Done!\n"],
-      ["m3", "Again.\n\n"],
-      ["m4", "Last."],
-    ];
-    for (const [id, text] of parts) summary.observe({ type: "text.delta", id, text, ...(id === "sub" ? { parent: "t1" } : {}) });
-    expect((await summary.result()).text).toBe("Let me check.\n\nDone!\n\nAgain.\n\nLast.");
-  });
-
   test("a retried run's text starts afresh: no break before its first part", async () => {
     const summary = new Summary(undefined);
     const started: OdEventBody = { type: "run.started", agent: "a", bin: "a", argv: [], cwd: "/", mode: "edit" };

@@ -30,8 +30,8 @@ describe("threads", () => {
       durationMs: 60,
       usage: { inputTokens: 8 },
     });
-    const first = folded[0]!;
-    expect("turns" in first && first.turns.map((t) => t.runId)).toEqual(["a", "b", "c"]);
+    const thread = folded[0]!;
+    expect("turns" in thread && thread.turns.map((t) => t.runId)).toEqual(["a", "b", "c"]);
     expect(folded[1]).toMatchObject({ runId: "solo" });
   });
 
