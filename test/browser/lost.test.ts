@@ -4,7 +4,8 @@
  * - an idle page notices it stopped (a banner) and that it came back with a new token (the page for a
  *   fresh link, by itself); what the user had typed survives, restored once the new link is opened;
  * - back with the same token, the banner clears within a couple of seconds;
- * - a compare run's live transcripts stay when the server dies mid-run, and the page says so.
+ * - a compare run's live transcripts stay when the server dies mid-run, and the page says so (no
+ *   "Could not start" in their place).
  * axe-core clean in those states.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -94,6 +95,30 @@ function suite() {
       await page.reload();
       await loaded(page);
       expect(await page.inputValue("#prompt")).toBe("");
+      await page.close();
+    });
+
+    test(`${px} px: the server killed mid-compare: both transcripts stay, the page says the server went away`, async () => {
+      const { server, page } = await serve(width);
+      await page.fill("#cwd", tmp.path);
+      await page.fill("#prompt", "hang until the server dies");
+      await page.click("#compare > summary");
+      await page.fill("#repeat", "2");
+      await page.click("#run");
+      const cols = page.locator(".compare-col");
+      await cols.nth(1).locator(".agent-text", { hasText: "still working" }).waitFor();
+      await cols.nth(0).locator(".agent-text", { hasText: "still working" }).waitFor();
+      await killServer(server.child);
+      await page.locator(".compare-state", { hasText: "went away" }).waitFor({ timeout: 15_000 });
+      expect((await cols.locator(".agent-text").allTextContents()).map((t) => t.trim())).toEqual(["still working…", "still working…"]);
+      expect(await cols.locator(".badge").allTextContents()).toEqual(["server gone", "server gone"]);
+      expect(await page.locator("#alert").isHidden()).toBe(true); // no "Could not start" over the transcripts
+      expect(await page.locator("#banner").textContent()).toContain("gone");
+      expect(await page.locator("#run").isEnabled()).toBe(true);
+      expect(await page.getByRole("button", { name: "Cancel all" }).isHidden()).toBe(true);
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `compare-lost-${px}`);
       await page.close();
     });
 
