@@ -64,7 +64,7 @@ export function discardedText(/** @type {Discarded} */ d) {
     d.patches.length ? plural(d.patches.length, "patch file") : "",
   ].filter(Boolean);
   const said = removed.length ? `Removed ${removed.join(" and ")}.` : "Nothing was kept any more.";
-  return d.notes.length ? `${said} Not removed: ${d.notes.join("; ")}.` : said;
+  return d.notes.length ? `${said} But ${d.notes.join("; ")}.` : said;
 }
 
 /**
