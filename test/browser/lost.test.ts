@@ -2,7 +2,8 @@
  * The page when `od serve` goes away, in Chromium at 1280 and 390 px, the server a child process
  * killed outright (SIGKILL) and started again on the same port and OD_HOME:
  * - an idle page notices it stopped (a banner) and that it came back with a new token (the page for a
- *   fresh link, by itself); what the user had typed survives, restored once the new link is opened;
+ *   fresh link, by itself); what the user had typed survives, restored once by the new link opened in
+ *   another tab, and the old tab, its token taken again (the cookie the new link set), comes back as it was;
  * - back with the same token, the banner clears within a couple of seconds;
  * - a compare run's live transcripts stay when the server dies mid-run, and the page says so (no
  *   "Could not start" in their place).
@@ -14,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { freePort, killServer, spawnServer } from "./child-server.ts";
 import { loaded, SCRIPT } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import { chromiumMissing, launchBrowser, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -51,7 +52,10 @@ function suite() {
     const port = await freePort();
     const server = await spawnServer({ ...env, OD_HOME: home }, port, token);
     children.push(server.child);
-    const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+    // A context of its own, so that a test can open a second tab that shares its storage and cookies.
+    const context = await browser.newContext({ viewport: WIDTHS[width] });
+    const page = await context.newPage();
+    await page.goto(`${server.url}?token=${server.token}`);
     await loaded(page);
     const again = async () => {
       const next = await spawnServer({ ...env, OD_HOME: home }, port, token);
@@ -84,18 +88,28 @@ function suite() {
       expect(await page.locator("#banner").isHidden()).toBe(true);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, `idle-restarted-${px}`);
-      await page.goto(`${next.url}?token=${next.token}`);
-      await loaded(page);
-      await page.locator("#run-status", { hasText: "restored" }).waitFor();
+      // The new link opened in another tab, as a terminal opens it: the draft is back there, once.
+      const other = await page.context().newPage();
+      await other.goto(`${next.url}?token=${next.token}`);
+      await loaded(other);
+      await other.locator("#run-status", { hasText: "restored" }).waitFor();
+      expect(await other.inputValue("#prompt")).toBe("a prompt I typed but never ran");
+      expect(await other.inputValue("#cwd")).toBe(tmp.path);
+      expect(await other.inputValue("#mode")).toBe("read-only");
+      expect(await seriousViolations(other)).toEqual([]);
+      await shot(other, `idle-restored-${px}`);
+      // The old tab now sends the new cookie: its token is taken again, its workbench back as it was.
+      await page.locator("#workbench").waitFor({ state: "visible", timeout: 15_000 });
+      expect(await page.locator("#fresh-link").isHidden()).toBe(true);
       expect(await page.inputValue("#prompt")).toBe("a prompt I typed but never ran");
-      expect(await page.inputValue("#cwd")).toBe(tmp.path);
-      expect(await page.inputValue("#mode")).toBe("read-only");
+      expect(await page.locator("#run-status").textContent()).toContain("Connected again");
+      expect(await page.locator("#run").isEnabled()).toBe(true);
       // Restored once: a reload does not bring it back again.
-      await page.fill("#prompt", "");
-      await page.reload();
-      await loaded(page);
-      expect(await page.inputValue("#prompt")).toBe("");
-      await page.close();
+      await other.fill("#prompt", "");
+      await other.reload();
+      await loaded(other);
+      expect(await other.inputValue("#prompt")).toBe("");
+      await page.context().close();
     });
 
     test(`${px} px: the server killed mid-compare: both transcripts stay, the page says the server went away`, async () => {

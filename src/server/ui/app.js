@@ -3,12 +3,12 @@
 // the form (form.js), the history (history.js), the output panel (output.js: a run, a conversation or a
 // compare run), and what the page says about its connection (banner.js).
 import { api, onApiTrouble } from "./api.js";
-import { serverAnswered, serverAway, showFreshLink } from "./banner.js";
+import { serverAnswered, serverAway, showFreshLink, showWorkbench } from "./banner.js";
 import { takeDraft } from "./draft.js";
 import { agentChanged, currentAgent, fillForm, setAgents, setSkills, setTargets, showRunLabel } from "./form.js";
 import { watchServer } from "./health.js";
 import { initHistory, loadHistory } from "./history.js";
-import { cancel, failure, onRunsChanged, open, refused, showAlert, shownRun, start } from "./output.js";
+import { cancel, failure, onRunsChanged, open, refused, setLive, showAlert, shownRun, start } from "./output.js";
 import { $ } from "./page.js";
 import { showSetup } from "./setup.js";
 import { initTabs, selectTab } from "./tabs.js";
@@ -57,7 +57,12 @@ async function boot() {
   if (targets.length) loadRuns().catch(() => {}); // again, with the targets' names
   await agentChanged();
   await restoreDraft();
-  watchServer();
+  // Back from the page for a fresh link: nothing is live any more (the old server's runs ended with it).
+  watchServer(() => {
+    if (!showWorkbench()) return;
+    setLive(false);
+    loadRuns().catch(() => {});
+  });
 }
 
 /** What the user had typed before the server restarted (its new link opened in this tab), back in the form. */

@@ -53,6 +53,18 @@ export function showFreshLink() {
   view.querySelector("h2")?.focus();
 }
 
+/**
+ * The token is taken again (the new link was opened in another tab): the workbench is back as it was.
+ * Its draft is left to the tab that opened the new link (it may not have loaded yet). True if it was hidden.
+ */
+export function showWorkbench() {
+  if (!$("workbench").hidden) return false;
+  $("fresh-link").hidden = true;
+  $("workbench").hidden = false;
+  $("run-status").textContent = "Connected again (the new link was opened in another tab): what you typed is still here.";
+  return true;
+}
+
 /** `text` with `backticked` parts as code. */
 function codeSpans(/** @type {string} */ text) {
   return text.split("`").map((part, i) => (i % 2 ? Object.assign(document.createElement("code"), { textContent: part }) : part));
