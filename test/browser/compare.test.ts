@@ -134,7 +134,8 @@ function suite() {
   }, 30_000);
 
   for (const width of ["desktop", "phone"] as const) {
-    test(`${width}: Discard asks, then removes the kept branches; nothing is left to apply`, async () => {
+    const px = width === "phone" ? 390 : 1280;
+    test(`${px} px: Discard asks, then removes the kept branches; nothing is left to apply`, async () => {
       const cwd = repo(tmp.path, `discard-${width}`);
       const page = await compare(width, cwd, (p) => p.fill("#repeat", "2"));
       const discard = page.getByRole("button", { name: "Discard kept results" });
@@ -142,7 +143,7 @@ function suite() {
       const branches = () =>
         Bun.spawnSync(["git", "branch", "--list", "od/*"], { cwd }).stdout.toString().trim().split("\n").filter(Boolean);
       expect(branches()).toHaveLength(2);
-      await shot(page, `compare-discard-offered-${width === "phone" ? 390 : 1280}`);
+      await shot(page, `compare-discard-offered-${px}`);
       // Dismissed: nothing removed.
       page.once("dialog", (d) => d.dismiss());
       await discard.click();
@@ -160,7 +161,7 @@ function suite() {
       expect(await discard.isHidden()).toBe(true);
       expect(await scrollsSideways(page)).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
-      await shot(page, `compare-discarded-${width === "phone" ? 390 : 1280}`);
+      await shot(page, `compare-discarded-${px}`);
       // Opened again from the history: the results say they are gone, no Discard offered.
       await page.reload();
       const tab = page.getByRole("tab", { name: "History" });
