@@ -18,7 +18,9 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
 }
 
 const rawArgs = process.argv.slice(2);
+// console.log, not process.stdout.write: the first touch of process.stdout builds Node's stream
+// for it, which costs a compiled od about as much CPU as the whole start of a Bun hello-world.
 // Hidden, in no --help: the sentinel od starts for itself (src/core/os/sentinel.ts, SENTINEL_COMMAND).
 if (rawArgs[0] === "__reap") await import("./core/os/sentinel.ts").then((m) => m.sentinelMain(rawArgs[1]));
-else if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) process.stdout.write(`${VERSION}\n`);
+else if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) console.log(VERSION);
 else await import("./cli/dispatch.ts").then((m) => m.dispatch(rawArgs));
