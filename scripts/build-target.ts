@@ -13,6 +13,7 @@
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { COMPILE_FLAGS } from "./compile-flags.ts";
 
 const TARGETS = {
   windows: { pkg: "@oven/bun-windows-x64", exe: "bun.exe", target: "bun-windows-x64", out: "dist/od.exe" },
@@ -64,12 +65,9 @@ export function build(name: TargetName): string {
   run([
     process.execPath,
     "build",
-    "--compile",
+    ...COMPILE_FLAGS,
     `--target=${target}`,
     `--compile-executable-path=${runtime}`,
-    "--minify",
-    "--bytecode",
-    "--format=esm",
     "src/main.ts",
     "--outfile",
     out,

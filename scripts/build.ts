@@ -5,6 +5,7 @@
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { buildHelper } from "./build-helper.ts";
+import { COMPILE_FLAGS } from "./compile-flags.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 
@@ -17,5 +18,4 @@ run([process.execPath, "scripts/gen-registry.ts"]);
 const helper = join(ROOT, "dist", "od-sandbox");
 const why = buildHelper(helper);
 if (why) console.error(`od: building without the sandbox helper: ${why}. od will say that the kernel cannot hold its modes.`);
-const flags = ["--compile", "--minify", "--bytecode", "--format=esm"];
-run([process.execPath, "build", ...flags, "src/main.ts", ...(existsSync(helper) ? [helper] : []), "--outfile", "dist/od"]);
+run([process.execPath, "build", ...COMPILE_FLAGS, "src/main.ts", ...(existsSync(helper) ? [helper] : []), "--outfile", "dist/od"]);

@@ -7,6 +7,7 @@ import type { Mode } from "../core/contract/events.ts";
 import { onStopSignals } from "../core/os/stop-signals.ts";
 import { boundedStdin } from "../core/protocols/bounded-lines.ts";
 import { createOd } from "../od.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { applySandbox, sandboxArg } from "./sandbox.ts";
@@ -15,10 +16,7 @@ import { applySandbox, sandboxArg } from "./sandbox.ts";
 const PROBE_BOUND_MS = 16_000;
 
 export default odCommand({
-  meta: {
-    name: "acp",
-    description: "Be an Agent Client Protocol agent on stdin/stdout: an ACP client (Zed, JetBrains, acpx…) drives any od agent",
-  },
+  meta: { name: "acp", description: ABOUT.acp },
   args: {
     agent: { type: "string", alias: "a", description: 'The agent every session runs (else the session\'s "agent" option)' },
     mode: {

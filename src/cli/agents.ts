@@ -3,6 +3,7 @@ import { detectCached } from "../core/agents/detect-cache.ts";
 import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { detectOnTargetCached } from "../core/remote/detect-cache.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
+import { ABOUT } from "./about.ts";
 import { gettingStarted, missingSummary, shownRows } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
 import { supportLine } from "./sandbox.ts";
@@ -11,10 +12,7 @@ import { printJson, table } from "./table.ts";
 export const refreshArg = { refresh: { type: "boolean", description: "Probe again instead of using the 24 h cache" } } as const;
 
 export default odCommand({
-  meta: {
-    name: "agents",
-    description: "Which agents are there, working and logged in (the ones not installed are counted; --all lists them)",
-  },
+  meta: { name: "agents", description: ABOUT.agents },
   args: {
     json: { type: "boolean", description: "Print JSON for scripts (every agent, installed or not)" },
     all: { type: "boolean", description: "List every agent od knows, the ones not installed too" },

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { resolveGroupId } from "../core/runs/history.ts";
 import { applyResult, runsDirOf } from "../core/workspace/apply.ts";
+import { ABOUT } from "./about.ts";
 import { appliedText } from "./applied.ts";
 import { odCommand } from "./command.ts";
 import { runLog } from "./record.ts";
@@ -11,7 +12,7 @@ import { runLog } from "./record.ts";
  * does not apply cleanly: exit 2.
  */
 export default odCommand({
-  meta: { name: "apply", description: "Apply one result of a compare run (od run --agent a,b / --repeat) to your working tree" },
+  meta: { name: "apply", description: ABOUT.apply },
   args: {
     group: {
       type: "positional",

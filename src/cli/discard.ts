@@ -1,13 +1,14 @@
 import { resolve } from "node:path";
 import { resolveGroupId } from "../core/runs/history.ts";
 import { discardGroup, runsDirOf } from "../core/workspace/apply.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { runLog } from "./record.ts";
 
 /** `od discard <groupId>`: removes a compare run's kept results (its branches `od/<groupId>/*` and patches). */
 export default odCommand({
-  meta: { name: "discard", description: "Remove the kept results of a compare run (its od/<id>/* branches or patches)" },
+  meta: { name: "discard", description: ABOUT.discard },
   args: {
     group: {
       type: "positional",

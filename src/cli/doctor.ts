@@ -7,6 +7,7 @@ import type { Registry } from "../core/agents/registry.ts";
 import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { liveCheck } from "../core/run/live-check.ts";
+import { ABOUT } from "./about.ts";
 import { gettingStarted } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
 import { installFindings } from "./doctor-install.ts";
@@ -23,10 +24,7 @@ interface Finding {
 }
 
 export default odCommand({
-  meta: {
-    name: "doctor",
-    description: "Check the agents you have, their logins, plugins and od's data folder; one line per problem",
-  },
+  meta: { name: "doctor", description: ABOUT.doctor },
   args: {
     json: { type: "boolean", description: "Print JSON for scripts (with every agent's install command)" },
     all: { type: "boolean", description: "Also list the install command of every agent not installed" },

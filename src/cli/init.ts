@@ -4,10 +4,11 @@ import { loadRegistry } from "../builtins.ts";
 import { writeRole } from "../core/agents/roles.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 
 export default odCommand({
-  meta: { name: "init", description: "Write a role in an agent's own format (e.g. .claude/agents/<role>.md), for `od run --role`" },
+  meta: { name: "init", description: ABOUT.init },
   args: {
     agent: { type: "string", alias: "a", required: true, description: "Adapter id" },
     role: { type: "string", required: true, description: "Role name (lowercase, dashes)", valueHint: "name" },

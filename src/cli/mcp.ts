@@ -3,6 +3,7 @@ import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
 import { boundedStdin } from "../core/protocols/bounded-lines.ts";
 import { parseMaxMode, resolveRoots } from "../mcp/roots.ts";
 import { createOd } from "../od.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { repeated } from "./run-args.ts";
@@ -27,7 +28,7 @@ export function mcpPolicy(args: { "max-mode"?: string }, rawArgs: string[]) {
 }
 
 export default odCommand({
-  meta: { name: "mcp", description: "Serve od as a Model Context Protocol server on stdio: list_agents, run_agent, cancel_run" },
+  meta: { name: "mcp", description: ABOUT.mcp },
   args: { ...mcpArgs, ...sandboxArg },
   async run({ args, rawArgs }) {
     const policy = mcpPolicy(args, rawArgs);

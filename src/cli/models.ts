@@ -1,11 +1,12 @@
 import { loadRegistry } from "../builtins.ts";
 import { listModels, type ModelList } from "../core/agents/models.ts";
+import { ABOUT } from "./about.ts";
 import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 
 export default odCommand({
-  meta: { name: "models", description: "The models an agent offers, and its effort levels" },
+  meta: { name: "models", description: ABOUT.models },
   args: {
     agent: { type: "string", alias: "a", required: true, description: "Adapter id" },
     json: { type: "boolean", description: "Print JSON for scripts" },

@@ -1,10 +1,11 @@
 import { loadRegistry } from "../builtins.ts";
 import { pluginDirs } from "../core/os/paths.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 
 export default odCommand({
-  meta: { name: "plugins", description: "List every adapter with where it came from, and every plugin that failed to load" },
+  meta: { name: "plugins", description: ABOUT.plugins },
   args: {
     json: { type: "boolean", description: "Print JSON for scripts" },
   },

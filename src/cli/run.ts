@@ -10,6 +10,7 @@ import { viewPlan } from "../core/run/dry-run.ts";
 import { planRun } from "../core/run/plan.ts";
 import { Refusal } from "../core/runs/service.ts";
 import { createOd } from "../od.ts";
+import { ABOUT } from "./about.ts";
 import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { odCommand } from "./command.ts";
@@ -24,7 +25,7 @@ import { ttyBroker } from "./tty-broker.ts";
 export { repeated } from "./run-args.ts";
 
 export default odCommand({
-  meta: { name: "run", description: "Run one prompt on an agent CLI and stream what it does" },
+  meta: { name: "run", description: ABOUT.run },
   args: runArgs,
   async run({ args, rawArgs }) {
     applySandbox(args);

@@ -1,16 +1,14 @@
 import { OdError } from "../core/contract/errors.ts";
 import { type CompareRecord, type HistoryRecord, history, type ThreadRecord } from "../core/runs/history.ts";
 import type { RunSummary } from "../core/store/summary.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { runLog } from "./record.ts";
 import { ago, home, seconds, short, showRun } from "./runs-show.ts";
 import { fitRows, type Give, table } from "./table.ts";
 
 export default odCommand({
-  meta: {
-    name: "runs",
-    description: "Past runs, newest first (od run's and od serve's alike); `od runs show <id>` replays one",
-  },
+  meta: { name: "runs", description: ABOUT.runs },
   args: {
     action: { type: "positional", required: false, description: '"show" to look at one run', valueHint: "show" },
     id: { type: "positional", required: false, description: "The run's id, or a unique start of it (for show)", valueHint: "id" },

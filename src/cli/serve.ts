@@ -2,6 +2,7 @@ import { loadRegistry } from "../builtins.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { onStopSignals, STOP_SIGNALS } from "../core/os/stop-signals.ts";
 import { startServer } from "../server/serve.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { execWithHeapBudget, SERVE_HEAP_BUDGET } from "./heap-budget.ts";
 import { log } from "./log.ts";
@@ -9,7 +10,7 @@ import { mcpArgs, mcpPolicy } from "./mcp.ts";
 import { applySandbox, sandboxArg } from "./sandbox.ts";
 
 export default odCommand({
-  meta: { name: "serve", description: "Start the local server: web UI, JSON API and live run streams (SSE)" },
+  meta: { name: "serve", description: ABOUT.serve },
   args: {
     port: { type: "string", alias: "p", default: "7456", description: "Port (0 picks a free one)" },
     host: { type: "string", default: "127.0.0.1", description: "Address to bind; beyond loopback needs OD_SERVER_TOKEN" },

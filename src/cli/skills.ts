@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import { loadSkills } from "../builtins.ts";
 import { OdError } from "../core/contract/errors.ts";
+import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { printJson, table } from "./table.ts";
 
 export default odCommand({
-  meta: { name: "skills", description: "List the skills od can give an agent (bundled, ~/.open-design/skills, --skills-dir)" },
+  meta: { name: "skills", description: ABOUT.skills },
   args: {
     json: { type: "boolean", description: "Print JSON for scripts" },
     "skills-dir": { type: "string", description: "Another folder of skills (shadows the others by name)" },

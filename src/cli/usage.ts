@@ -10,6 +10,19 @@ type Out = { isTTY?: boolean; write(text: string): unknown };
 /** The subcommand table of `od`, each loaded on demand. */
 export type SubCommands = Record<string, () => Promise<AnyCommand>>;
 
+/**
+ * stdout for the help, touching process.stdout only to ask whether it is a terminal, which colorFor
+ * does only when the environment has not decided (NO_COLOR, FORCE_COLOR, TERM=dumb): its first use
+ * builds Node's stream (so does node:tty), ~30 ms of CPU, a compiled hello-world's whole start.
+ * console.log writes natively, and adds the newline.
+ */
+const stdout: Out = {
+  get isTTY() {
+    return process.stdout.isTTY;
+  },
+  write: (text: string) => console.log(text.replace(/\n$/, "")),
+};
+
 /** citty's usage text for `cmd`, on `out`, coloured only when `out` takes colour. */
 export async function writeUsage(out: Out, cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
   const text = await renderUsage(cmd, parent);
@@ -29,11 +42,11 @@ export function unknownCommand(name: string, commands: SubCommands): OdError {
 export async function help(main: AnyCommand, commands: SubCommands, args: string[]): Promise<number> {
   const name = args.find((a) => !a.startsWith("-"));
   if (name === undefined) {
-    await writeUsage(process.stdout, main);
+    await writeUsage(stdout, main);
     return 0;
   }
   if (!Object.hasOwn(commands, name)) return renderError(unknownCommand(name, commands));
-  await writeUsage(process.stdout, await commands[name]!(), main);
+  await writeUsage(stdout, await commands[name]!(), main);
   return 0;
 }
 
@@ -42,8 +55,8 @@ export async function help(main: AnyCommand, commands: SubCommands, args: string
  * that runs it so was written wrong (the usage on stderr, stdout left empty, exit 2).
  */
 export async function noCommand(main: AnyCommand): Promise<number> {
-  if (process.stdout.isTTY) {
-    await writeUsage(process.stdout, main);
+  if (stdout.isTTY) {
+    await writeUsage(stdout, main);
     return 0;
   }
   await writeUsage(process.stderr, main);

@@ -1,7 +1,9 @@
-import { z } from "zod";
-
-/** The closed set of error codes od reports, on every surface. */
-export const ErrorCode = z.enum([
+/**
+ * The closed set of error codes od reports, on every surface. A plain list, so the error class
+ * imports nothing: the schema that validates a code (`ErrorCode` in events.ts, the public one) is
+ * built from it where validation happens, and `od --version` or `od help` load no zod.
+ */
+export const ERROR_CODES = [
   "INVALID_REQUEST", // the request itself is malformed (flags, body)
   "AGENT_UNKNOWN", // no adapter with that id is registered
   "AGENT_NOT_FOUND", // the adapter's executable is not installed
@@ -27,8 +29,8 @@ export const ErrorCode = z.enum([
   "ENDPOINT_UNREACHABLE", // the model endpoint of od's own loop (OD_API_BASE_URL, a provider's API) could not be reached
   "SANDBOX_UNAVAILABLE", // --sandbox require, and the kernel cannot hold the mode here
   "INTERNAL", // a bug in od
-]);
-export type ErrorCode = z.infer<typeof ErrorCode>;
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Codes worth trying again as they are (the same request may succeed later). */
 const RETRYABLE: ReadonlySet<ErrorCode> = new Set(["RATE_LIMITED", "TIMEOUT"]);

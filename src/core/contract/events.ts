@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ErrorCode } from "./errors.ts";
+import { ERROR_CODES } from "./errors.ts";
 import { type EventType, PLAN_PRIORITIES, PLAN_STATUSES, TOOL_KINDS } from "./event-types.ts";
 
 export {
@@ -15,6 +15,9 @@ export {
 
 /** Permission modes, from least to most authority. */
 export const Mode = z.enum(["read-only", "edit", "full"]);
+/** An error code as a schema (the list itself is errors.ts's, which stays free of zod). */
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
 export type Mode = z.infer<typeof Mode>;
 
 const envelope = {
