@@ -58,7 +58,7 @@ const remote = <T extends "http" | "sse">(type: T) =>
 export const McpHttpServer = remote("http");
 export const McpSseServer = remote("sse");
 
-export const McpServer = z.union([McpHttpServer, McpSseServer, McpStdioServer]);
+export const McpServer = z.discriminatedUnion("type", [McpHttpServer, McpSseServer, McpStdioServer]);
 export type McpServer = z.output<typeof McpServer>;
 export type McpStdioServer = z.output<typeof McpStdioServer>;
 export type McpRemoteServer = z.output<typeof McpHttpServer> | z.output<typeof McpSseServer>;
