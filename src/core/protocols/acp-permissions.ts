@@ -1,4 +1,5 @@
 import type { ActionKind, Decision, PermissionAsk } from "../contract/permissions.ts";
+import { isMcpTool } from "./acp-mcp.ts";
 import type { AcpState } from "./acp-state.ts";
 import { deniedTool, toolEvents } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";
@@ -38,6 +39,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
     paths: paths.length ? paths : [...(known?.locations ?? [])],
+    mcp: isMcpTool(toolCall, known, state.ctx.mcpServers),
     detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
     reply: (decision: Decision) => {
