@@ -27,7 +27,7 @@ describe("od acp: the client's MCP servers", () => {
     const c = acpClient([process.execPath, join(ROOT, "src/main.ts"), ...od], env);
     const init = await c.initialize();
     expect(init.agentCapabilities?.mcpCapabilities).toEqual({ http: true, sse: true });
-    const { sessionId } = await c.agent.request("session/new", { cwd: tmp.path, mcpServers: servers });
+    const { sessionId } = (await c.agent.request("session/new", { cwd: tmp.path, mcpServers: servers })) as { sessionId: string };
     expect((await c.prompt(sessionId, "hi")).stopReason).toBe("end_turn");
     const received = readFileSync(fake.env.FAKE_RECORD!, "utf8")
       .trim()
