@@ -21,7 +21,7 @@ export default defineAdapter({
   bin: "od:api",
   // Configured = one of these set; there is nothing to install, so `od agents` lists it as missing until then.
   detect: { auth: { envKeys: ["OD_API_KEY", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OD_API_BASE_URL"] } },
-  // Which models exist depends on the endpoint; `default` is OD_API_MODEL, else the provider's default
+  // Which models exist depends on the endpoint: detection asks it for its list (src/core/api/endpoint.ts); `default` is OD_API_MODEL, else the provider's default
   // (or the first model a local server lists).
   models: [],
   efforts: [],

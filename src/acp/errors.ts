@@ -1,11 +1,13 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { type ErrorCode, OdError } from "../core/contract/errors.ts";
+import { protocolHint } from "./hints.ts";
 
 /**
  * od's error codes as JSON-RPC error codes: ACP's own where it has one (-32000 authentication
  * required, -32002 resource not found), invalid params for what the request got wrong, and
  * internal error for the rest. The data always carries od's own code, hint and retryable, so a
- * client can show the hint and tell a rate limit from a crash.
+ * client can show the hint and tell a rate limit from a crash; message and hint in ACP's terms
+ * (session/new, not `--resume`: hints.ts).
  */
 const RPC: Partial<Record<ErrorCode, number>> = {
   AGENT_AUTH_REQUIRED: -32000,
@@ -19,7 +21,11 @@ const RPC: Partial<Record<ErrorCode, number>> = {
 export function rpcError(err: unknown): RequestError {
   if (err instanceof RequestError) return err;
   const e = OdError.from(err);
-  return new RequestError(RPC[e.code] ?? -32603, e.message, { code: e.code, hint: e.hint, retryable: e.retryable });
+  return new RequestError(RPC[e.code] ?? -32603, protocolHint(e.message), {
+    code: e.code,
+    hint: protocolHint(e.hint),
+    retryable: e.retryable,
+  });
 }
 
 /** A handler whose throws reach the client as od's errors (code, hint) rather than bare messages. */

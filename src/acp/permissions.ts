@@ -1,7 +1,9 @@
-import type { AgentContext, PermissionOption, RequestPermissionResponse, ToolKind } from "@agentclientprotocol/sdk";
+import type { AgentContext, PermissionOption, RequestPermissionResponse, ToolCallUpdate, ToolKind } from "@agentclientprotocol/sdk";
 import type { Mode } from "../core/contract/events.ts";
-import type { ActionKind } from "../core/contract/permissions.ts";
+import type { ActionKind, PermissionAsk } from "../core/contract/permissions.ts";
 import { type Broker, policyDecision } from "../core/run/permissions.ts";
+import { rawInputOf } from "./raw-input.ts";
+import { absolutePath } from "./tool-call.ts";
 
 const KIND: Record<ActionKind, ToolKind> = { read: "read", edit: "edit", execute: "execute", other: "other" };
 
@@ -18,6 +20,8 @@ export interface ClientBrokerOptions {
   mode: Mode;
   cwd: string;
   log?: (message: string) => void;
+  /** Resolves once the updates before question `askId` have gone to the client (so the call it is about is shown first). */
+  shown?: (askId: string, signal: AbortSignal) => Promise<void>;
 }
 
 /**
@@ -36,18 +40,13 @@ export function clientBroker(opts: ClientBrokerOptions): Broker {
       return "deny";
     }
     try {
+      await opts.shown?.(ask.id, signal);
+      if (signal.aborted) return undefined; // the run stopped meanwhile: nothing to ask
       const answer: RequestPermissionResponse = await opts.client.request(
         "session/request_permission",
         {
           sessionId: opts.sessionId,
-          toolCall: {
-            toolCallId: `permission-${ask.id}`,
-            title: ask.tool,
-            kind: KIND[ask.kind],
-            status: "pending",
-            ...(ask.paths?.length ? { locations: ask.paths.map((path) => ({ path })) } : {}),
-            ...(ask.detail ? { rawInput: ask.detail } : {}),
-          },
+          toolCall: permissionToolCall(ask, opts.cwd),
           options: PERMISSION_OPTIONS,
         },
         { cancellationSignal: signal },
@@ -58,5 +57,25 @@ export function clientBroker(opts: ClientBrokerOptions): Broker {
       opts.log?.(`permission ${ask.tool}: the client did not answer (${(err as Error)?.message ?? err}); denied`);
       return undefined;
     }
+  };
+}
+
+/**
+ * The call a permission request is about, as ACP's ToolCallUpdate: the id of the call the client was
+ * shown (the agent's own, through od's relay), its paths absolute (against the session's folder), its
+ * input as an object (bounded: never a string, which older clients refuse); a question with no input
+ * (an extension's dialog) says what it asks as text.
+ */
+export function permissionToolCall(ask: Omit<PermissionAsk, "reply">, cwd: string): ToolCallUpdate {
+  const rawInput = rawInputOf(ask.input);
+  const paths = [...new Set((ask.paths ?? []).map((p) => absolutePath(p, cwd)))];
+  return {
+    toolCallId: ask.toolCallId ?? `permission-${ask.id}`,
+    title: ask.tool,
+    kind: KIND[ask.kind],
+    status: "pending",
+    ...(paths.length ? { locations: paths.map((path) => ({ path })) } : {}),
+    ...(rawInput ? { rawInput } : {}),
+    ...(!rawInput && ask.detail ? { content: [{ type: "content", content: { type: "text", text: ask.detail } }] } : {}),
   };
 }

@@ -9,6 +9,7 @@ import type { Runs } from "../core/runs/service.ts";
 import { rpcError, runFailure } from "./errors.ts";
 import { clientBroker } from "./permissions.ts";
 import type { AcpSession } from "./sessions.ts";
+import { Streamed } from "./streamed.ts";
 import { newUpdateState, stopReasonOf, toUpdates } from "./updates.ts";
 
 const EXT: Record<string, string> = { "image/png": ".png", "image/jpeg": ".jpg", "image/gif": ".gif", "image/webp": ".webp" };
@@ -43,18 +44,26 @@ export interface PromptDeps {
 /**
  * One `session/prompt`: a run of the session's agent (resuming the agent's own session after the
  * first prompt), its events streamed to the client as `session/update`s in order, the agent's
- * permission requests asked of the client. Ends with ACP's stop reason, or throws od's error.
+ * permission requests asked of the client (each after the updates that came before it). Ends with ACP's stop reason, or throws od's error.
  */
 export async function runPrompt(s: AcpSession, blocks: ContentBlock[], deps: PromptDeps): Promise<PromptResponse> {
   if (s.running) throw new OdError("INVALID_REQUEST", "A prompt is already running in this session", "Wait for it, or cancel it.");
   const controller = new AbortController();
   s.running = controller;
   let dir: string | undefined;
+  const streamed = new Streamed();
   try {
     const { text, images } = promptOf(blocks, () => (dir ??= mkdtempSync(join(tmpdir(), "od-acp-"))));
     const request: RunRequest = { agent: s.agent, prompt: text, cwd: s.cwd, mode: s.mode, model: s.model, resume: s.resume, images };
     if (s.mcpServers?.length) request.mcpServers = s.mcpServers;
-    const broker = clientBroker({ client: deps.client, sessionId: s.id, mode: s.mode, cwd: s.cwd, log: deps.log });
+    const broker = clientBroker({
+      client: deps.client,
+      sessionId: s.id,
+      mode: s.mode,
+      cwd: s.cwd,
+      log: deps.log,
+      shown: streamed.reached.bind(streamed),
+    });
     // A run refused before it started (an agent not installed) is the prompt's error, with od's code and hint.
     const run = await deps.runs.start(request, { origin: "acp", signal: controller.signal, broker }).catch((err) => {
       throw rpcError(err);
@@ -67,12 +76,14 @@ export async function runPrompt(s: AcpSession, blocks: ContentBlock[], deps: Pro
       if (event.type === "session") s.resume = event.sessionId;
       if (event.type === "run.finished") s.resume = event.resumable ? (event.sessionId ?? s.resume) : undefined;
       for (const update of toUpdates(event, state)) await deps.client.notify("session/update", { sessionId: s.id, update });
+      if (event.type === "permission.request") streamed.pass(event.id);
     }
     const stopReason = stopReasonOf(seen);
     if (stopReason) return { stopReason };
     const first = seen.find((e) => e.type === "error");
     throw runFailure(first?.type === "error" ? first : undefined, s.agent);
   } finally {
+    streamed.end();
     s.running = undefined;
     if (dir) rmSync(dir, { recursive: true, force: true });
   }

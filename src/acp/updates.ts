@@ -1,5 +1,6 @@
 import type { SessionUpdate, StopReason } from "@agentclientprotocol/sdk";
 import type { EventType, OdEvent, OdEventBody } from "../core/contract/events.ts";
+import { rawInputOf } from "./raw-input.ts";
 import { locationsOf, titleOf } from "./tool-call.ts";
 
 /** What the mapping remembers within one prompt turn: the run's folder, and the tool calls the client has been shown. */
@@ -36,7 +37,7 @@ const chunk = (kind: "agent_message_chunk" | "agent_thought_chunk", t: string): 
 /**
  * One od event as the ACP `session/update`s a client shows: text and thoughts as chunks (a
  * sub-agent's text as thought: it is not the answer), a tool call and its result as `tool_call`
- * and `tool_call_update` with the call's kind, files and status, a plan as `plan` (ACP's priority
+ * and `tool_call_update` with the call's kind, files (absolute), input (an object, bounded) and status, a plan as `plan` (ACP's priority
  * is required: od's, where the agent gave none, is "medium"). The rest: NOT_SENT says why.
  */
 export function toUpdates(event: OdEvent | OdEventBody, state: UpdateState): SessionUpdate[] {
@@ -46,7 +47,8 @@ export function toUpdates(event: OdEvent | OdEventBody, state: UpdateState): Ses
     case "thinking.delta":
       return event.text ? [chunk("agent_thought_chunk", event.text)] : [];
     case "tool.call": {
-      const fields = { title: titleOf(event), kind: event.kind ?? "other", rawInput: event.input };
+      const rawInput = rawInputOf(event.input);
+      const fields = { title: titleOf(event), kind: event.kind ?? "other", ...(rawInput ? { rawInput } : {}) };
       const where = locationsOf(event, state.cwd);
       if (state.shown.has(event.id))
         return [{ sessionUpdate: "tool_call_update", toolCallId: event.id, ...fields, ...(where.length ? { locations: where } : {}) }];

@@ -3,6 +3,7 @@ import { detectCached } from "../core/agents/detect-cache.ts";
 import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { detectOnTargetCached } from "../core/remote/detect-cache.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
+import { gettingStarted, missingSummary, shownRows } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
 import { supportLine } from "./sandbox.ts";
 import { printJson, table } from "./table.ts";
@@ -10,9 +11,13 @@ import { printJson, table } from "./table.ts";
 export const refreshArg = { refresh: { type: "boolean", description: "Probe again instead of using the 24 h cache" } } as const;
 
 export default odCommand({
-  meta: { name: "agents", description: "Which agent CLIs are installed, working and logged in" },
+  meta: {
+    name: "agents",
+    description: "Which agents are there, working and logged in (the ones not installed are counted; --all lists them)",
+  },
   args: {
-    json: { type: "boolean", description: "Print JSON for scripts" },
+    json: { type: "boolean", description: "Print JSON for scripts (every agent, installed or not)" },
+    all: { type: "boolean", description: "List every agent od knows, the ones not installed too" },
     ...refreshArg,
     on: { type: "string", description: "Detect on a target instead: ssh://[user@]host[:port], docker://…, podman://…, kubectl://…" },
   },
@@ -31,7 +36,8 @@ export default odCommand({
       : detectCached(adapters, { refresh: args.refresh })
     ).finally(() => process.stderr.isTTY && process.stderr.write("\x1b[2K"));
     if (args.json) return printJson(detections);
-    const rows = detections.map((d) => [
+    const shown = shownRows(detections, Boolean(args.all));
+    const rows = shown.map((d) => [
       d.id,
       d.status,
       d.version ?? (d.installed ? "unverified" : "-"),
@@ -39,7 +45,15 @@ export default odCommand({
       d.installed ? d.auth : "-",
       d.models.length ? `${d.models.length} (${d.modelSource})` : "-",
     ]);
-    process.stdout.write(`${table(["agent", "status", "version", "path", "auth", "models"], rows)}\n`);
+    const lines = rows.length ? [table(["agent", "status", "version", "path", "auth", "models"], rows)] : [];
+    // None ready: how to get one, under what is there (a CLI logged out, an endpoint down).
+    if (!target && !detections.some((d) => d.status === "ready")) {
+      const [first, ...rest] = gettingStarted((id) => registry.get(id)?.adapter.install);
+      lines.push(...(rows.length ? [""] : []), `No agent is ready to use. ${first}`, ...rest);
+    }
+    const summary = args.all ? undefined : missingSummary(detections, target ? `od agents --on ${args.on}` : "od agents");
+    if (summary) lines.push(summary);
+    process.stdout.write(`${lines.join("\n")}\n`);
     for (const d of detections)
       for (const p of d.problems)
         if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);

@@ -1,8 +1,9 @@
 import { resolve } from "node:path";
-import { lineTotals } from "../core/run/compare-record.ts";
+import { resolveGroupId } from "../core/runs/history.ts";
 import { applyResult, runsDirOf } from "../core/workspace/apply.ts";
+import { appliedText } from "./applied.ts";
 import { odCommand } from "./command.ts";
-import { filesCell } from "./compare-table.ts";
+import { runLog } from "./record.ts";
 
 /**
  * `od apply <groupId> [<label>]`: one compare run member's result into your working tree, as
@@ -12,18 +13,22 @@ import { filesCell } from "./compare-table.ts";
 export default odCommand({
   meta: { name: "apply", description: "Apply one result of a compare run (od run --agent a,b / --repeat) to your working tree" },
   args: {
-    group: { type: "positional", required: true, description: "The compare run's id (printed at the end of the run)", valueHint: "id" },
+    group: {
+      type: "positional",
+      required: true,
+      description: "The compare run's id, or its start as `od runs` prints it (printed at the end of the run)",
+      valueHint: "id",
+    },
     label: { type: "positional", required: false, description: "Which run's result (e.g. pi, pi#2); optional when only one changed files" },
     cwd: { type: "string", description: "Apply in this folder (default: where the compare run ran)", valueHint: "dir" },
     json: { type: "boolean", description: "Print what was applied as one JSON object" },
   },
   async run({ args }) {
-    const applied = await applyResult(runsDirOf(), args.group, args.label, args.cwd === undefined ? undefined : resolve(args.cwd));
+    const groupId = resolveGroupId(runLog(), args.group);
+    const applied = await applyResult(runsDirOf(), groupId, args.label, args.cwd === undefined ? undefined : resolve(args.cwd));
     if (args.json) return void process.stdout.write(`${JSON.stringify({ type: "compare.applied", ...applied })}\n`);
-    const { added, removed } = lineTotals(applied.files);
-    process.stdout.write(
-      `applied ${applied.label} in ${applied.dir}: ${applied.files.length} file(s), +${added} −${removed}\n${filesCell(applied.files)}\n`,
-    );
-    process.stderr.write("nothing was committed or staged: review it with `git diff`, then commit it yourself\n");
+    const { out, advice } = appliedText(applied);
+    process.stdout.write(`${out}\n`);
+    process.stderr.write(`${advice}\n`);
   },
 });

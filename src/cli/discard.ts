@@ -1,18 +1,25 @@
 import { resolve } from "node:path";
+import { resolveGroupId } from "../core/runs/history.ts";
 import { discardGroup, runsDirOf } from "../core/workspace/apply.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
+import { runLog } from "./record.ts";
 
 /** `od discard <groupId>`: removes a compare run's kept results (its branches `od/<groupId>/*` and patches). */
 export default odCommand({
   meta: { name: "discard", description: "Remove the kept results of a compare run (its od/<id>/* branches or patches)" },
   args: {
-    group: { type: "positional", required: true, description: "The compare run's id", valueHint: "id" },
+    group: {
+      type: "positional",
+      required: true,
+      description: "The compare run's id, or its start as `od runs` prints it",
+      valueHint: "id",
+    },
     cwd: { type: "string", description: "The repository holding the branches (default: where the compare run ran)", valueHint: "dir" },
     json: { type: "boolean", description: "Print what was removed as one JSON object" },
   },
   async run({ args }) {
-    const d = await discardGroup(runsDirOf(), args.group, args.cwd === undefined ? undefined : resolve(args.cwd));
+    const d = await discardGroup(runsDirOf(), resolveGroupId(runLog(), args.group), args.cwd === undefined ? undefined : resolve(args.cwd));
     if (args.json) process.stdout.write(`${JSON.stringify({ type: "compare.discarded", ...d })}\n`);
     else {
       const lines = [...d.branches.map((b) => `removed branch ${b}`), ...d.patches.map((p) => `removed patch ${p}`)];

@@ -7,6 +7,7 @@ import type { Registry } from "../core/agents/registry.ts";
 import { odHome, pluginDirs } from "../core/os/paths.ts";
 import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { liveCheck } from "../core/run/live-check.ts";
+import { gettingStarted } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
 import { supportLine } from "./sandbox.ts";
@@ -21,9 +22,13 @@ interface Finding {
 }
 
 export default odCommand({
-  meta: { name: "doctor", description: "Check agents, logins, plugins and od's data folder; one line per problem" },
+  meta: {
+    name: "doctor",
+    description: "Check the agents you have, their logins, plugins and od's data folder; one line per problem",
+  },
   args: {
-    json: { type: "boolean", description: "Print JSON for scripts" },
+    json: { type: "boolean", description: "Print JSON for scripts (with every agent's install command)" },
+    all: { type: "boolean", description: "Also list the install command of every agent not installed" },
     live: { type: "boolean", description: "Also send one tiny read-only prompt to each installed agent (uses your account)" },
     refresh: { type: "boolean", default: true, description: "Probe every agent afresh (the default; --no-refresh uses the 24 h cache)" },
   },
@@ -56,12 +61,14 @@ export default odCommand({
       detections.filter((d) => d.status === "missing").map((d) => d.id),
       registry,
     );
-    if (!detections.some((d) => d.status === "ready"))
-      findings.push({
-        level: "broken",
-        what: "no agent CLI is ready to use",
-        fix: missing ? "install one with its command below" : "fix one of those above",
-      });
+    const noneReady: Finding | undefined = detections.some((d) => d.status === "ready")
+      ? undefined
+      : {
+          level: "broken",
+          what: "no agent CLI is ready to use",
+          fix: missing ? "install one with its command below" : "fix one of those above",
+        };
+    if (noneReady) findings.push(noneReady);
     if (missing) findings.push(missing);
     for (const e of registry.errors)
       findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
@@ -106,7 +113,13 @@ export default odCommand({
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
     if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox });
-    process.stdout.write(findings.map(asText).join(""));
+    // Without --all, the 40-odd install commands are one line; with no agent ready, how to get one instead.
+    const guide = (f: Finding) =>
+      `${asText({ ...f, fix: undefined })}${gettingStarted((id) => registry.get(id)?.adapter.install)
+        .map((l) => `    ${l}\n`)
+        .join("")}`;
+    const text = (f: Finding) => (args.all ? asText(f) : f === noneReady && missing ? guide(f) : f.install ? brief(f) : asText(f));
+    process.stdout.write(findings.map(text).join(""));
   },
 });
 
@@ -119,6 +132,12 @@ function notInstalled(ids: string[], registry: Registry): Finding | undefined {
     if (command) install[id] = command;
   }
   return { level: "warn", what: `not installed: ${ids.join(", ")}`, fix: "to install one, run its command:", install };
+}
+
+/** The agents not installed in one line: their commands are `--all`'s (40 of them drowned the report). */
+function brief(f: Finding): string {
+  const n = Object.keys(f.install ?? {}).length;
+  return `${asText({ level: f.level, what: `${n} agent${n === 1 ? "" : "s"} not installed: \`od doctor --all\` lists their install commands` })}`;
 }
 
 function asText(f: Finding): string {

@@ -14,7 +14,7 @@ export default odCommand({
   async run({ args }) {
     const registry = await loadRegistry();
     // The same object `GET /api/agents/:id/models` answers.
-    const result = { agent: args.agent, ...(await listModels(registry, args.agent, { refresh: args.refresh })) };
+    const result = { agent: args.agent, ...(await listModels(registry, args.agent, { refresh: args.refresh, strict: true })) };
     if (args.json) return printJson(result);
     const efforts = result.efforts.join(", ") || "-";
     const named = result.names && Object.keys(result.names).length > 0;

@@ -1,5 +1,6 @@
 import type { EventOf, EventType, OdEvent } from "../core/contract/events.ts";
 import { partBreak } from "../core/run/parts.ts";
+import { type ToolCall, toolCallLine, toolResultLine } from "./tool-line.ts";
 
 export interface Sink {
   write(text: string): unknown;
@@ -52,6 +53,9 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
   // agent, a CLI not installed) ends with its error alone, no "failed in 0.0s" under it.
   let started = false;
   let erred = false;
+  /** The run's folder (paths are shown from it), and each open tool call, for the line its result gets. */
+  let cwd = "";
+  const calls = new Map<string, ToolCall>();
 
   const note = (text: string) => {
     if (!atLineStart) {
@@ -65,6 +69,7 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
     switch (e.type) {
       case "run.started":
         started = true;
+        cwd = e.cwd;
         note(dim(`od: ${e.agent} (${e.mode}) in ${e.cwd || "the login directory"}${e.on ? ` on ${e.on}` : ""}${held(e.sandbox)}`));
         // The kernel not holding a mode it could be asked to hold is said, not hidden in the header.
         if (e.sandbox?.note) note(dim(`od: ${e.sandbox.note}`));
@@ -90,9 +95,14 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "plan":
         return note(dim(planLines(e.entries, e.parent ? "  ↳ " : "· ").join("\n")));
       case "tool.call":
-        return note(dim(`${e.parent ? "  ↳ " : ""}→ ${e.name} ${clip(JSON.stringify(e.input) ?? "", 160)}`));
-      case "tool.result":
-        return e.isError ? note(red(`✗ ${clip(e.output, 200)}`)) : undefined;
+        // `kind` and `paths`, where the event carries them, are read by the formatter.
+        calls.set(e.id, e as ToolCall);
+        return note(dim(`${e.parent ? "  ↳ " : ""}${toolCallLine(e as ToolCall, cwd)}`));
+      case "tool.result": {
+        const line = `${e.parent ? "  ↳ " : ""}${toolResultLine(calls.get(e.id), e, cwd)}`;
+        calls.delete(e.id);
+        return note(e.isError ? red(line) : dim(line));
+      }
       case "status":
         return note(dim(`· ${e.label}${e.detail ? `: ${clip(e.detail, 200)}` : ""}`));
       case "permission.decision":
@@ -103,28 +113,15 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
       case "session":
         sessionId = e.sessionId;
         return;
-      case "run.result": {
+      case "run.result":
         usage = e.usage;
         if (!opts.result) return;
-        const lines = [
-          `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,
-          `tool calls: ${e.toolCalls.length}${e.toolCalls.some((c) => c.isError) ? ` (${e.toolCalls.filter((c) => c.isError).length} failed)` : ""}`,
-        ];
-        if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
-        if (e.note) lines.push(e.note);
-        note(dim(lines.map((l) => `od: ${l}`).join("\n")));
+        note(dim(resultLines(e).join("\n")));
         if (e.diff) err.write(`${e.diff}\n`);
         return;
-      }
-      case "run.finished": {
+      case "run.finished":
         if (!started && erred && e.status === "failed") return;
-        const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
-        if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
-          parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);
-        if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
-        if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
-        return note(dim(`od: ${parts.join(", ")}`));
-      }
+        return note(dim(`od: ${closing(e, usage, sessionId)}`));
       case "permission.request":
       case "usage":
       case "raw":
@@ -138,6 +135,28 @@ export function createTextRenderer(out: Sink, err: Sink, color = false, opts: { 
 /** Every type is a case above: a new one fails to compile until it is written or listed in NOT_SHOWN. */
 function unknownType(event: never): void {
   void event;
+}
+
+/** --result's summary lines: files changed, tool calls, the error. */
+function resultLines(e: EventOf<"run.result">): string[] {
+  const failed = e.toolCalls.filter((c) => c.isError).length;
+  const lines = [
+    `files changed: ${e.files.length ? e.files.join(", ") : "none"}`,
+    `tool calls: ${e.toolCalls.length}${failed ? ` (${failed} failed)` : ""}`,
+  ];
+  if (e.errorCode) lines.push(`error: ${e.errorCode}: ${clip(e.errorMessage ?? "", 200)}`);
+  if (e.note) lines.push(e.note);
+  return lines.map((l) => `od: ${l}`);
+}
+
+/** The closing line: status and time, tokens summed over the turns, cost, how to resume. */
+function closing(e: EventOf<"run.finished">, usage: EventOf<"run.result">["usage"] | undefined, sessionId?: string): string {
+  const parts = [`${e.status} in ${(e.durationMs / 1000).toFixed(1)}s`];
+  if (usage?.inputTokens !== undefined || usage?.outputTokens !== undefined)
+    parts.push(`${usage.inputTokens ?? 0} in / ${usage.outputTokens ?? 0} out tokens`);
+  if (usage?.costUsd !== undefined) parts.push(`$${usage.costUsd.toFixed(4)}`);
+  if (e.resumable && sessionId) parts.push(`resume with --resume ${sessionId}`);
+  return parts.join(", ");
 }
 
 function clip(text: string, max: number): string {

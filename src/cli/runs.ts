@@ -4,7 +4,7 @@ import type { RunSummary } from "../core/store/summary.ts";
 import { odCommand } from "./command.ts";
 import { runLog } from "./record.ts";
 import { ago, home, seconds, short, showRun } from "./runs-show.ts";
-import { table } from "./table.ts";
+import { fitRows, type Give, table } from "./table.ts";
 
 export default odCommand({
   meta: {
@@ -39,18 +39,49 @@ export default odCommand({
     if (args.json) return void process.stdout.write(`${JSON.stringify({ runs: records })}\n`);
     if (!records.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
     const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : r.kind === "compare" ? groupRow(r) : threadRow(r)));
-    process.stdout.write(`${table(["id", "agent", "started", "cwd", "status", "time", "tokens in/out"], rows)}\n`);
+    process.stdout.write(`${runsTable(rows)}\n`);
   },
 });
 
+const HEADERS = ["id", "agent", "started", "cwd", "status", "time", "tokens in/out", "prompt"];
+
+/** The list fits this many columns: a long folder, a long prompt or a compare run of many labels give way. */
+export const WIDTH = 100;
+
+/** The order they give way in: a folder keeps its last part ("…/web/app"), a prompt its start. */
+const GIVE: Give[] = [
+  { column: 7, min: 24 },
+  { column: 3, min: 16, clip: "start" },
+  { column: 1, min: 16 },
+  { column: 7, min: 10 },
+  { column: 3, min: 8, clip: "start" },
+];
+
+/** The rows under the list's headers, fitted to WIDTH. */
+export function runsTable(rows: string[][]): string {
+  return table(HEADERS, fitRows(HEADERS, rows, WIDTH, GIVE));
+}
+
+/** A prompt's start, on one line. */
+const promptCell = (prompt: string | undefined) => prompt?.replace(/\s+/g, " ").trim() || "-";
+
 function runRow(r: RunSummary): string[] {
-  return [short(r.runId), r.agent ?? "-", ago(r.startedAt), home(r.cwd), r.status, seconds(r.durationMs), tokens([r.usage])];
+  return [
+    short(r.runId),
+    r.agent ?? "-",
+    ago(r.startedAt),
+    home(r.cwd),
+    r.status,
+    seconds(r.durationMs),
+    tokens([r.usage]),
+    promptCell(r.prompt),
+  ];
 }
 
 /** A conversation: its first turn's id and start, how many turns, its last turn's status. */
 function threadRow(t: ThreadRecord): string[] {
   const head = `${t.agent ?? "-"} (${t.turns.length} turns)`;
-  return [short(t.threadId), head, ago(t.startedAt), home(t.cwd), t.status, seconds(t.durationMs), tokens([t.usage])];
+  return [short(t.threadId), head, ago(t.startedAt), home(t.cwd), t.status, seconds(t.durationMs), tokens([t.usage]), promptCell(t.prompt)];
 }
 
 function groupRow(g: CompareRecord): string[] {
@@ -62,6 +93,7 @@ function groupRow(g: CompareRecord): string[] {
     g.applied ? `applied ${g.applied.label}` : g.status,
     seconds(g.durationMs),
     tokens([g.usage]),
+    promptCell(g.prompt),
   ];
 }
 

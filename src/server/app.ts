@@ -1,12 +1,15 @@
+import { join } from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Registry } from "../core/agents/registry.ts";
 import { type ErrorCode, OdError } from "../core/contract/errors.ts";
+import { odHome } from "../core/os/paths.ts";
 import type { Runs } from "../core/runs/service.ts";
 import { compareRoutes } from "./routes/compare.ts";
 import { type McpOptions, mcpRoutes } from "./routes/mcp.ts";
 import { metaRoutes } from "./routes/meta.ts";
+import { noOAuthRoutes } from "./routes/no-oauth.ts";
 import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { targetRoutes } from "./routes/targets.ts";
@@ -22,6 +25,8 @@ export interface AppDeps {
   /** The named targets clients may run on (OD_HOME/targets.json), each with slots of its own. */
   targets?: Targets;
   token: string;
+  /** Where the token is saved, for the hint of a refused request (default: OD_HOME/server-token of `env`). */
+  tokenFile?: string;
   allowedHosts: string[] | "any";
   env?: Record<string, string | undefined>;
   heartbeatMs?: number;
@@ -40,12 +45,14 @@ const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
   CANCELLED: 503, // the server is shutting down
   STORAGE: 507, // OD_HOME is full or not writable: Insufficient Storage
   TARGET_UNREACHABLE: 502, // the ssh host, container or pod did not answer: Bad Gateway
+  ENDPOINT_UNREACHABLE: 502, // the api loop's model server did not answer: Bad Gateway
 };
 
 /** The od server as a Hono app; `Bun.serve` or `app.request()` drive it. */
 export function createApp(deps: AppDeps) {
   const app = new Hono();
-  app.use(security({ token: deps.token, allowedHosts: deps.allowedHosts }));
+  const tokenFile = deps.tokenFile ?? join(odHome(deps.env), "server-token");
+  app.use(security({ token: deps.token, allowedHosts: deps.allowedHosts, tokenFile }));
   app.route("/api", uploadRoutes(deps.env)); // before the general limit: images are larger than other bodies
   app.use(
     "/api/*",
@@ -62,6 +69,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", compareRoutes(deps.runs, deps.registry, deps.targets));
   app.route("/api", targetRoutes(deps.targets));
   app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
+  app.route("/", noOAuthRoutes(tokenFile)); // what an MCP client looking for OAuth finds: none, and the token to send
   app.route("/", uiRoutes(deps.token));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
   // The one place the server renders errors.

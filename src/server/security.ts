@@ -14,6 +14,17 @@ export interface SecurityOptions {
   allowedHosts: string[] | "any";
   /** The per-launch token every /api request must carry. */
   token: string;
+  /** Where that token is saved (OD_HOME/server-token, the OD_HOME in force): what a refusal tells the client to read. */
+  tokenFile: string;
+}
+
+/**
+ * The challenge of a 401 (HTTP requires one): a Bearer token, with no `resource_metadata`, so an MCP
+ * client finds no OAuth to start. A request that sent no token gets the bare challenge (RFC 6750
+ * 3.1: no error code for a client that did not know it needed one); a wrong token, `invalid_token`.
+ */
+export function bearerChallenge(sent: boolean): string {
+  return sent ? 'Bearer realm="od", error="invalid_token", error_description="The od token is wrong"' : 'Bearer realm="od"';
 }
 
 /**
@@ -41,12 +52,14 @@ export function security(opts: SecurityOptions): MiddlewareHandler {
     }
     if ((c.req.path.startsWith("/api/") && c.req.path !== "/api/health") || /^\/mcp(\/|$)/.test(c.req.path)) {
       const given = c.req.header("x-od-token") || bearer(c.req.header("authorization")) || getCookie(c, TOKEN_COOKIE);
-      if (!given || !timingSafeEqual(given, opts.token))
+      if (!given || !timingSafeEqual(given, opts.token)) {
+        c.header("WWW-Authenticate", bearerChallenge(Boolean(given)));
         throw new OdError(
           "UNAUTHORIZED",
-          "Missing or wrong od token",
-          "Open the URL `od serve` printed, or send the token from ~/.open-design/server-token.",
+          given ? "The od token is wrong" : "Missing od token",
+          `Send the token saved in ${opts.tokenFile} ("Authorization: Bearer <token>"; MCP clients: a header in their config for this server), or open the URL \`od serve\` printed.`,
         );
+      }
     }
     await next();
   };

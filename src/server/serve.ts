@@ -97,7 +97,7 @@ export function startServer(opts: ServeOptions) {
   const port = server.port;
   // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : "any";
-  app = createApp({ registry: opts.registry, runs, targets, token, allowedHosts, env, mcp: { policy: opts.mcp } });
+  app = createApp({ registry: opts.registry, runs, targets, token, tokenFile, allowedHosts, env, mcp: { policy: opts.mcp } });
 
   return {
     url: `http://${name === "localhost" ? "127.0.0.1" : name}:${port}/`,

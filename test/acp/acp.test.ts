@@ -134,6 +134,19 @@ describe("od acp (compiled) under the SDK's client", () => {
     expect(p.stderr.toString()).toContain("AGENT_UNKNOWN");
   }, 30_000);
 
+  test("a session the agent cannot load: the prompt's error says what to do in ACP's terms, not od run's flags", async () => {
+    await using tmp = tmpdir();
+    // qwen-acp resumes (session/load), but this agent says it cannot (loadSession false).
+    const fake = installFake(tmp.path, "qwen", { loadSession: false, turn: [chunk("hi")] }, FAKE_ACP);
+    const c = acpClient(od("--agent", "qwen-acp"), fake.env);
+    await c.initialize();
+    await c.agent.request("session/load", { sessionId: "the-agents-own-session", cwd: tmp.path, mcpServers: [] });
+    const err = (await c.prompt("the-agents-own-session", "go on").catch((e) => e)) as RequestError;
+    expect(err.data).toMatchObject({ code: "INVALID_REQUEST", hint: "Start a new session (session/new): this one cannot be continued." });
+    expect(JSON.stringify(err.data)).not.toContain("--");
+    await c.close();
+  }, 30_000);
+
   test("session/load in a later od acp: the conversation replayed, the next prompt resumes the agent's session", async () => {
     await using tmp = tmpdir();
     const fake = fakeClaude(tmp.path, [{ replay: join(FIXTURES, "claude/plain.jsonl") }]);

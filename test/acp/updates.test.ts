@@ -61,6 +61,21 @@ const TABLE: Array<[string, OdEventBody[], unknown[]]> = [
     ],
   ],
   [
+    "a call whose input is not an object: rawInput is one anyway (ACP SDKs before 0.5 refuse anything else)",
+    [{ type: "tool.call", id: "c4", name: "shell", input: "ls -la", kind: "execute" }],
+    [
+      {
+        sessionUpdate: "tool_call",
+        toolCallId: "c4",
+        title: "shell",
+        kind: "execute",
+        status: "in_progress",
+        rawInput: { value: "ls -la" },
+        locations: [],
+      },
+    ],
+  ],
+  [
     "a result whose call was never shown opens it first",
     [{ type: "tool.result", id: "c3", output: "ok", isError: false }],
     [

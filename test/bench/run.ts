@@ -11,7 +11,8 @@
  *   bun run bench -- --only parse,scale
  *
  * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs;
- * skipped with a note when its cache lacks them), sandbox (the kernel sandbox's cost per spawn). Needs dist/od (`npm run build`; built here when missing);
+ * skipped with a note when its cache lacks them), sandbox (the kernel sandbox's cost per spawn), pair (real
+ * Claude Code through od against it alone, on the loopback model). Needs dist/od (`npm run build`; built here when missing);
  * OD_BENCH_OD=/path/to/od measures another build instead (a proposed fix, side by side).
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
@@ -23,6 +24,7 @@ import { benchAcp } from "./acp.bench.ts";
 import { benchDetect } from "./detect.bench.ts";
 import { OD } from "./fakes.ts";
 import { benchLatency } from "./latency.bench.ts";
+import { benchPair } from "./pair.bench.ts";
 import { benchParse } from "./parse.bench.ts";
 import { benchRealDetect } from "./real-detect.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
@@ -54,6 +56,7 @@ const sections: Array<[string, () => Promise<Figure[]>]> = [
   ["acp", () => benchAcp({ reps: quick ? 2 : 5, updates: 2000 })],
   ["real-detect", () => benchRealDetect({ reps: quick ? 1 : 3, burners: 2 })],
   ["sandbox", () => benchSandbox({ reps: quick ? 20 : 60, warmup: 5 })],
+  ["pair", () => benchPair({ pairs: quick ? 3 : 8 })],
 ];
 
 const m = machine();

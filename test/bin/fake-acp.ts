@@ -5,12 +5,13 @@
  *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[],
  *     "modelNames"?: {id: name} (display names of "models"), "configModels"?: string[], "authError"?: string,
  *     "mcpCapabilities"?: {http?, sse?}, "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
- * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}} (waits for the answer)
+ * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}, "then"?: [step...]} (waits for the
+ *     answer; `then` runs only when an allow option was picked) | {"write": {path, text}} (the agent's own write)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
  *   | {"sh": "command"} (an agent that ignores its mode and writes with the shell; the exit status is recorded)
  * Everything received is appended to $FAKE_RECORD as JSON lines.
  */
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 
 type Msg = Record<string, any>;
 const script: Msg = JSON.parse(readFileSync(process.env.FAKE_SCRIPT!, "utf8"));
@@ -25,6 +26,7 @@ async function turn(id: number) {
   for (const step of script.turn ?? []) {
     if (cancelled) break;
     if (step.update) update(step.update);
+    else if (step.write) writeFileSync(step.write.path, step.write.text);
     else if (step.sleep) await Bun.sleep(step.sleep);
     else if (step.hang) await new Promise(() => setInterval(() => {}, 1 << 30));
     else if (step.crash !== undefined) process.exit(step.crash);
@@ -36,7 +38,11 @@ async function turn(id: number) {
       const rid = `req-${nextId++}`;
       const answer = new Promise<Msg>((resolve) => waiting.set(rid, resolve));
       send({ id: rid, method: step.request ?? "session/request_permission", params: { sessionId: "sess-1", ...(step.permission ?? {}) } });
-      record({ answer: await answer });
+      const answered = await answer;
+      record({ answer: answered });
+      const picked = (step.permission?.options ?? []).find((o: Msg) => o.optionId === answered.result?.outcome?.optionId);
+      if (String(picked?.kind).startsWith("allow"))
+        for (const then of step.then ?? []) if (then.write) writeFileSync(then.write.path, then.write.text);
     }
   }
   send({

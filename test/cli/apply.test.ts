@@ -60,7 +60,7 @@ describe("od apply and od discard (compiled)", () => {
 
     const applied = od(["apply", groupId, "pi", "--cwd", dir], env);
     expect(applied.code).toBe(0);
-    expect(applied.out).toContain("b.txt (+1 −0)");
+    expect(applied.out).toContain("b.txt (new, +1 −0)");
     expect(readFileSync(join(dir, "b.txt"), "utf8")).toBe("written by the fake agent\n");
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("orig\n");
     expect(git("status", "--porcelain")).toBe("?? b.txt\n"); // not staged, not committed
@@ -73,6 +73,41 @@ describe("od apply and od discard (compiled)", () => {
     expect(discarded.code).toBe(0);
     expect(JSON.parse(discarded.out).branches.sort()).toEqual([`od/${groupId}/claude`, `od/${groupId}/pi`]);
     expect(branches()).toEqual([]);
+  });
+
+  test("ids as `od runs` prints them: apply, discard and runs show take the short id; unknown or ambiguous ones are usage errors (exit 2)", async () => {
+    await using tmp = tmpdir();
+    const { dir, git, env } = setup(tmp.path, true);
+    const { groupId, members } = compare(dir, env);
+    const short = od(["runs"], env).out.split("\n")[1]!.split(/ +/)[0]!;
+    expect(short).toBe(groupId.slice(0, 8));
+    expect(od(["runs", "show", short], env).out).toContain(`compare run ${groupId}`);
+
+    const applied = od(["apply", short, "pi", "--cwd", dir], env);
+    expect(applied.code).toBe(0);
+    // What changed, by name, a new file said so: `git diff` shows nothing of an untracked file.
+    expect(applied.out).toContain("b.txt (new, +1 −0)");
+    expect(applied.err).toContain("git status");
+    expect(applied.err).toContain("b.txt");
+    expect(git("status", "--porcelain")).toBe("?? b.txt\n");
+
+    const unknown = od(["apply", "zzzz9999", "pi"], env);
+    expect([unknown.code, unknown.out]).toEqual([2, ""]);
+    expect(unknown.err).toContain("No run with an id starting zzzz9999");
+    expect(unknown.err).toContain("hint: `od runs` lists");
+    const member = od(["apply", members[0]!.runId.slice(0, 8)], env);
+    expect(member.code).toBe(2);
+    expect(member.err).toContain(`part of compare run ${groupId}`);
+    // Two folders that start alike: the prefix is refused, naming both.
+    mkdirSync(join(env.OD_HOME!, "runs", `${groupId.slice(0, 4)}zz-other`));
+    const ambiguous = od(["discard", groupId.slice(0, 4)], env);
+    expect(ambiguous.code).toBe(2);
+    expect(ambiguous.err).toContain(groupId);
+    expect(ambiguous.err).toContain(`${groupId.slice(0, 4)}zz-other`);
+
+    const discarded = od(["discard", short, "--json"], env);
+    expect(discarded.code).toBe(0);
+    expect(JSON.parse(discarded.out).groupId).toBe(groupId);
   });
 
   test("in git: refused, nothing changed, when the user has since edited a file the result changes", async () => {

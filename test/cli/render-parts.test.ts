@@ -36,7 +36,7 @@ describe("the answer on the terminal", () => {
       { type: "text.delta", id: "m3:0", text: "More." },
     ]);
     expect(out).toBe("Let me check.\n\nDone!\n\nMore.");
-    expect(err).toContain("→ shell");
+    expect(err).toContain("$ ls");
   });
 
   test("a sub-agent's words are not a part of the answer", () => {
@@ -74,5 +74,29 @@ describe("a plan on the terminal", () => {
         "",
       ].join("\n"),
     );
+  });
+});
+
+describe("tool calls on the terminal", () => {
+  test("in words, each with one line for its result, paths from the run's folder, a sub-agent's indented", () => {
+    const { out, err } = render([
+      { type: "run.started", agent: "claude", bin: "claude", argv: [], cwd: "/work/project", mode: "edit" },
+      { type: "tool.call", id: "c1", name: "Write", input: { file_path: "/work/project/hello.txt", content: "hi\n" } },
+      { type: "tool.result", id: "c1", output: "File created successfully at: /work/project/hello.txt", isError: false },
+      { type: "tool.call", id: "c2", name: "Bash", input: { command: "npm test" } },
+      { type: "tool.result", id: "c2", output: "Exit code 1\nnpm ERR! missing script: test", isError: true },
+      { type: "tool.call", id: "c3", name: "Read", input: { file_path: "/work/project/src/a.ts" }, parent: "t1" },
+      { type: "tool.result", id: "c3", output: "a\nb\nc", isError: false, parent: "t1" },
+    ]);
+    expect(out).toBe("");
+    expect(err.split("\n").slice(1, -1)).toEqual([
+      "✎ Write hello.txt",
+      "✓ wrote hello.txt",
+      "$ npm test",
+      "✗ exit 1: npm ERR! missing script: test",
+      "  ↳ ⌕ Read src/a.ts",
+      "  ↳ ✓ 3 lines",
+    ]);
+    expect(err).not.toContain("{");
   });
 });

@@ -50,7 +50,8 @@ describe("od runs (compiled)", () => {
     const list = od(["runs"], env);
     expect(list.code).toBe(0);
     const row = list.out.split("\n").find((l) => l.startsWith(runId!.slice(0, 8)))!;
-    expect(row).toMatch(/claude\s+just now\s+\S+\s+succeeded\s+\d+\.\ds\s+12\/3/);
+    expect(row).toMatch(/claude\s+just now\s+\S+\s+succeeded\s+\d+\.\ds\s+12\/3\s+write a file$/);
+    for (const line of list.out.split("\n")) expect(line.length).toBeLessThanOrEqual(100);
     const json = JSON.parse(od(["runs", "--json"], env).out);
     expect(json).toEqual({
       runs: [

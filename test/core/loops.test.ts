@@ -131,26 +131,37 @@ describe("the api adapter in the pipeline", () => {
     expect(Object.keys(loops)).toContain("api");
   });
 
-  test("detection: missing until a key or an endpoint is set, then ready at that endpoint; never cached", async () => {
+  test("detection: missing until a key or an endpoint is set, then ready at that endpoint when it answers; cached per endpoint and key", async () => {
     await using tmp = tmpdir();
-    const adapter = validateAdapter(api);
-    const none = await detectOne(adapter, { HOME: tmp.path, PATH: "/usr/bin" });
-    expect(none).toMatchObject({ status: "missing", installed: false, auth: "missing" });
-    expect(none.problems[0]!.message).toContain("ANTHROPIC_API_KEY");
-    expect(await detectOne(adapter, { ANTHROPIC_API_KEY: "k" })).toMatchObject({
-      status: "ready",
-      installed: true,
-      auth: "ok",
-      version: VERSION,
-      path: "anthropic https://api.anthropic.com",
-    });
-    expect(await detectOne(adapter, { OD_API_BASE_URL: "http://localhost:11434" })).toMatchObject({
-      status: "ready",
-      path: "openai http://localhost:11434/v1",
-    });
-    const env = { HOME: tmp.path, OD_HOME: tmp.path, OPENAI_API_KEY: "k" };
-    expect((await detectCached([adapter], { env })).detections[0]!.status).toBe("ready");
-    expect((await detectCached([adapter], { env: { ...env, OPENAI_API_KEY: "" } })).detections[0]!.status).toBe("missing");
+    // A server with a model list, and one that refuses every key: the endpoint itself is asked.
+    let answer = () => Response.json({ data: [{ id: "m1" }, { id: "m2" }] });
+    const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => answer() });
+    const base = `http://127.0.0.1:${server.port}`;
+    try {
+      const adapter = validateAdapter(api);
+      const none = await detectOne(adapter, { HOME: tmp.path, PATH: "/usr/bin" });
+      expect(none).toMatchObject({ status: "missing", installed: false, auth: "missing" });
+      expect(none.problems[0]!.message).toContain("ANTHROPIC_API_KEY");
+      expect(await detectOne(adapter, { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: base })).toMatchObject({
+        status: "ready",
+        installed: true,
+        auth: "ok",
+        version: VERSION,
+        path: `anthropic ${base}`,
+        models: ["m1", "m2"],
+      });
+      expect(await detectOne(adapter, { OD_API_BASE_URL: base })).toMatchObject({ status: "ready", path: `openai ${base}/v1` });
+      const env = { HOME: tmp.path, OD_HOME: tmp.path, OPENAI_API_KEY: "k", OPENAI_BASE_URL: `${base}/v1` };
+      expect((await detectCached([adapter], { env })).detections[0]!.status).toBe("ready");
+      expect((await detectCached([adapter], { env })).cached).toEqual(["api"]);
+      expect((await detectCached([adapter], { env: { ...env, OPENAI_API_KEY: "" } })).detections[0]!.status).toBe("missing");
+      // Another key is another detection: this one the endpoint refuses.
+      answer = () => Response.json({ error: { message: "bad key" } }, { status: 401 });
+      const refused = (await detectCached([adapter], { env: { ...env, OPENAI_API_KEY: "k2" } })).detections[0]!;
+      expect(refused).toMatchObject({ status: "logged-out", auth: "missing", problems: [{ code: "AGENT_AUTH_REQUIRED" }] });
+    } finally {
+      await server.stop(true);
+    }
   });
 
   test("--dry-run shows the loop's label and the prompt as its stdin, resolved without an executable", async () => {

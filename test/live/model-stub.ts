@@ -27,11 +27,17 @@ const ROUTES: [RegExp, ApiKind | "anthropic-count"][] = [
   [new RegExp(`^${V1}/responses$`), "openai-responses"],
 ];
 
-const MODELS = {
-  object: "list",
-  data: [{ id: "stub-model", object: "model", created: 0, owned_by: "od-model-stub" }],
-  models: [{ name: "models/stub-model", displayName: "stub-model" }],
-};
+/** GET /v1/models in the three shapes: OpenAI's `data` (Anthropic's too, with `has_more`) and Gemini's `models`. */
+function modelList(ids: string[]) {
+  return {
+    object: "list",
+    data: ids.map((id) => ({ id, object: "model", type: "model", display_name: id, created: 0, owned_by: "od-model-stub" })),
+    has_more: false,
+    first_id: ids[0] ?? null,
+    last_id: ids.at(-1) ?? null,
+    models: ids.map((id) => ({ name: `models/${id}`, displayName: id })),
+  };
+}
 
 /** Start the stub on 127.0.0.1 (any free port unless opts.port). */
 export async function startModelStub(opts: ModelStubOptions = {}): Promise<ModelStub> {
@@ -122,7 +128,7 @@ export async function startModelStub(opts: ModelStubOptions = {}): Promise<Model
       const { reply, ctx } = answer(rec, turn, text, req);
       return api.render(reply, turn, ctx);
     }
-    if (req.method === "GET" && /^(?:\/v1|\/v1beta)?\/models$/.test(path)) return json(MODELS);
+    if (req.method === "GET" && /^(?:\/v1|\/v1beta)?\/models$/.test(path)) return json(modelList(opts.models ?? ["stub-model"]));
     if ((req.method === "GET" || req.method === "HEAD") && path === "/") {
       return req.method === "HEAD" ? new Response(null, { status: 200 }) : json({ ok: true, stub: "od-model-stub" });
     }

@@ -77,7 +77,7 @@ export async function startServe(env: Record<string, string>) {
   return { p, api };
 }
 
-/** The sentinel od started, if any: a child of `pid` run as `__reap`. */
+/** The sentinel od started, if any: a child of `pid` run as the helper's `--reap` (or od's own `__reap`). */
 export function sentinelOf(pid: number): number | undefined {
   for (const name of readdirSync("/proc")) {
     if (!/^\d+$/.test(name)) continue;
@@ -88,7 +88,7 @@ export function sentinelOf(pid: number): number | undefined {
         ppid === pid &&
         readFileSync(join("/proc", name, "cmdline"), "latin1")
           .split("\0")
-          .includes("__reap")
+          .some((arg) => arg === "--reap" || arg === "__reap")
       )
         return Number(name);
     } catch {}

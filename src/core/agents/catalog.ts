@@ -17,6 +17,7 @@ import { join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import type { Mode } from "../contract/events.ts";
 import type { Env } from "../contract/request.ts";
+import { loopFor } from "../loops/index.ts";
 import { probe } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import type { Listed } from "../protocols/acp-models.ts";
@@ -44,9 +45,18 @@ const EXHAUSTIVE: Record<string, { args: string; match: ModelCatalog["match"] }>
   pi: { args: "--list-models", match: "pattern" },
 };
 
-/** Whether the adapter has a catalog to fetch: a catalog command, or an ACP agent's session/new. */
+/** Whether the adapter has a catalog to fetch: a catalog command, an ACP agent's session/new, or od's loop's endpoint. */
 export function hasCatalog(adapter: Adapter): boolean {
+  if (adapter.protocol.kind === "loop") return Boolean(loopModels(adapter));
   return Boolean(adapter.detect.models) || (adapter.protocol.kind === "driver" && adapter.protocol.driver === "acp");
+}
+
+function loopModels(adapter: Adapter) {
+  try {
+    return loopFor(adapter).models;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -66,7 +76,10 @@ export async function catalogOf(
   const d = opts.detection ?? cachedDetection(adapter, env);
   let path: string;
   try {
-    path = d?.path ?? resolveExecutable(adapter, env).path;
+    path =
+      adapter.protocol.kind === "loop"
+        ? `${adapter.bin} ${loopFor(adapter).endpoint?.(env)}`
+        : (d?.path ?? resolveExecutable(adapter, env).path);
   } catch {
     return {};
   }
@@ -101,6 +114,14 @@ async function fetchCatalog(
   env: Env,
   timeoutMs: number,
 ): Promise<CatalogFields | undefined> {
+  const listed = loopModels(adapter);
+  if (listed) {
+    // The endpoint's own list: a hint (a server may serve more than it lists); one that cannot be read is not kept.
+    const r = await listed(env, { timeoutMs }).catch(() => undefined);
+    if (!r) return undefined;
+    const catalog: ModelCatalog = { exhaustive: false, match: "exact", from: `\`${r.from}\`` };
+    return r.models.length ? { models: r.models, modelSource: "catalog", catalog } : {};
+  }
   const command = adapter.detect.models;
   if (command) {
     const r = await probe([cli.path, ...command.args], { env, timeoutMs });

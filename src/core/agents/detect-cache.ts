@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
+import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
@@ -81,10 +83,17 @@ export async function detectCached(
   for (const [id] of hits) next.entries[id] = cache.entries[id]!;
   for (const detection of probed) {
     const key = keys.get(detection.id);
-    // A probe too slow to answer says nothing worth keeping for 24 h: the next look asks again.
-    if (key && !detection.problems.some((p) => p.code === PROBE_SLOW)) next.entries[detection.id] = { ...key, at: now, detection };
+    // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
+    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, detection };
   }
   save(file, next);
+  // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
+  for (const d of probed as CatalogDetection[])
+    if (d.modelSource === "catalog" && keys.has(d.id)) {
+      const adapter = adapters.find((a) => a.id === d.id)!;
+      if (adapter.protocol.kind === "loop")
+        saveCatalog(adapter, { models: d.models, modelSource: d.modelSource, catalog: d.catalog }, env, now);
+    }
   const byId = new Map([...hits, ...probed.map((d) => [d.id, d] as const)]);
   // A catalog already fetched is shown (read from its cache); none is fetched here.
   const catalogs = load<CatalogEntry>(catalogCachePath(env));
@@ -125,14 +134,33 @@ function fresh(entry: { path: string; mtimeMs: number; at: number } | undefined,
   return Boolean(entry && entry.path === key.path && entry.mtimeMs === key.mtimeMs && now - entry.at < CACHE_TTL_MS && now >= entry.at);
 }
 
+/** Problems that say "ask again next time": a probe too slow, an endpoint that could not be reached. */
+const UNKEPT = new Set([PROBE_SLOW, "ENDPOINT_UNREACHABLE"]);
+
 function keyOf(adapter: Adapter, env: Env): Key | undefined {
-  if (adapter.protocol.kind === "loop") return undefined; // detected from the environment each time, never cached
+  if (adapter.protocol.kind === "loop") return loopKey(adapter, env);
   try {
     const path = resolveExecutable(adapter, env).path;
     return { path, mtimeMs: statSync(path).mtimeMs };
   } catch {
     return undefined; // not installed: nothing worth caching, resolution is cheap
   }
+}
+
+/**
+ * A loop has no executable: what it is is its endpoint and the settings that choose it (a key, a
+ * URL), the values kept only as a digest. Unconfigured (no endpoint): nothing cached.
+ */
+function loopKey(adapter: Adapter, env: Env): Key | undefined {
+  let endpoint: string | undefined;
+  try {
+    endpoint = loopFor(adapter).endpoint?.(env);
+  } catch {
+    return undefined;
+  }
+  if (!endpoint) return undefined;
+  const settings = (adapter.detect.auth?.envKeys ?? []).map((k) => env[k] ?? "").join("\0");
+  return { path: `${endpoint} #${createHash("sha256").update(settings).digest("hex").slice(0, 16)}`, mtimeMs: 0 };
 }
 
 function empty<E>(): CacheFile<E> {

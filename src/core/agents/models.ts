@@ -33,10 +33,16 @@ export interface ModelList {
 /**
  * Through detection (cached 24 h; `refresh` probes again) and the agent's catalog,
  * fetched here when none is cached (cached 24 h too; `refresh` fetches it again),
- * since a catalog is only known after asking the installed CLI. Throws
- * AGENT_UNKNOWN for an id the registry lacks.
+ * since a catalog is only known after asking the installed CLI; od's own loop lists
+ * what its endpoint lists (detection asks it). Throws AGENT_UNKNOWN for an id the
+ * registry lacks; with `strict` (`od models`), ENDPOINT_UNREACHABLE for a loop whose
+ * endpoint cannot be reached, where the others answer with `default` alone.
  */
-export async function listModels(registry: Registry, agent: string, opts: { env?: Env; refresh?: boolean } = {}): Promise<ModelList> {
+export async function listModels(
+  registry: Registry,
+  agent: string,
+  opts: { env?: Env; refresh?: boolean; strict?: boolean } = {},
+): Promise<ModelList> {
   const adapter = registry.get(agent)?.adapter;
   if (!adapter)
     throw new OdError(
@@ -49,7 +55,10 @@ export async function listModels(registry: Registry, agent: string, opts: { env?
     );
   const env = opts.env ?? process.env;
   const [d] = (await detectCached([adapter], { env, refresh: opts.refresh })).detections;
-  if (!hasCatalog(adapter)) return modelListOf(d!);
+  // od's own loop asked its endpoint as it was detected: its list came with it (an endpoint down has none).
+  const unreachable = d!.problems.find((p) => p.code === "ENDPOINT_UNREACHABLE");
+  if (unreachable && opts.strict) throw new OdError("ENDPOINT_UNREACHABLE", unreachable.message, unreachable.hint);
+  if (!hasCatalog(adapter) || adapter.protocol.kind === "loop") return modelListOf(d!);
   const fields = await catalogOf(adapter, env, { refresh: opts.refresh, detection: d });
   // The detection as probed (the adapter's aliases), with what the catalog holds now.
   const base = { ...d!, models: adapter.models, modelSource: adapter.models.length ? ("aliases" as const) : ("none" as const) };

@@ -3,8 +3,9 @@ import type { OdEventBody } from "../contract/events.ts";
 import { sleep } from "../os/sleep.ts";
 import { classifyText } from "../protocols/classify-text.ts";
 import { redact } from "../protocols/redact.ts";
+import { lastingFailure, unreachable } from "./reach.ts";
 
-/** How hard od tries again: 429 and 5xx (and a refused connection) are retried a bounded number of times. */
+/** How hard od tries again: 429 and 5xx (and a connection dropped) are retried a bounded number of times. */
 export interface RetryPolicy {
   rateLimitRetries: number;
   serverRetries: number;
@@ -31,10 +32,11 @@ export interface PostSpec {
 
 /**
  * POSTs a streaming request and returns the successful response. A 429, a 5xx
- * (529 included) or a network failure waits (the provider's retry-after-ms or
+ * (529 included) or a connection dropped waits (the provider's retry-after-ms or
  * retry-after when it sends one, else exponential backoff) and tries again,
  * each retry announced by a `status` event; when the retries run out, or for
- * any other status, it throws an OdError with the provider's own message.
+ * any other status, it throws an OdError with the provider's own message. An endpoint that
+ * cannot be reached at all (refused, no such host) is ENDPOINT_UNREACHABLE at once.
  */
 export async function* postWithRetry(spec: PostSpec, policy: RetryPolicy = DEFAULT_RETRY): AsyncGenerator<OdEventBody, Response> {
   let rateLimited = 0;
@@ -46,6 +48,9 @@ export async function* postWithRetry(spec: PostSpec, policy: RetryPolicy = DEFAU
       res = await fetch(spec.url, { method: "POST", headers: spec.headers, body: JSON.stringify(spec.body), signal: spec.signal });
     } catch (err) {
       if (spec.signal.aborted) throw err;
+      // Nothing listens there, no such host: no retry mends it, so it is said at once.
+      const lasting = lastingFailure(err);
+      if (lasting) throw unreachable(spec.url, lasting);
       res = undefined;
       reason = `cannot reach ${spec.url}: ${(err as Error).message}`;
     }

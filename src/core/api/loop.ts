@@ -2,10 +2,10 @@ import { realpathSync } from "node:fs";
 import { OdError } from "../contract/errors.ts";
 import type { Mode, OdEventBody } from "../contract/events.ts";
 import type { Loop, LoopContext } from "../contract/loop.ts";
-import { rec } from "../protocols/parse-helpers.ts";
 import { anthropicClient } from "./anthropic.ts";
 import { type ApiConfig, endpointOf, resolveConfig } from "./config.ts";
 import { addUser, type Block, loadSession, newSession, saveSession } from "./conversation.ts";
+import { endpointModels } from "./endpoint.ts";
 import { openaiClient } from "./openai.ts";
 import { runTool, toolsFor } from "./tools.ts";
 import type { Usage } from "./types.ts";
@@ -17,7 +17,12 @@ import type { Usage } from "./types.ts";
  * token budget is reached, or the run is cancelled. The conversation is saved
  * after every step under the session id it announces, so `--resume` continues it.
  */
-export const apiLoop: Loop = { name: "api", run, endpoint: endpointOf };
+export const apiLoop: Loop = {
+  name: "api",
+  run,
+  endpoint: endpointOf,
+  models: (env, opts) => endpointModels(resolveConfig({ mode: "edit" }, env), opts),
+};
 
 async function* run(ctx: LoopContext): AsyncGenerator<OdEventBody> {
   const total: Usage = {};
@@ -118,22 +123,14 @@ function runTotal(total: Usage, turns: number, costKnown: boolean): OdEventBody 
 
 /** No model given for a custom OpenAI-compatible endpoint (Ollama, LM Studio, vLLM): the first one it lists. */
 async function discoverModel(config: ApiConfig, ctx: LoopContext): Promise<string> {
-  const url = `${config.baseUrl}/models`;
-  const hint = "Pass --model, or set OD_API_MODEL.";
-  try {
-    const res = await fetch(url, {
-      headers: config.key ? { authorization: `Bearer ${config.key}` } : {},
-      signal: AbortSignal.any([ctx.signal, AbortSignal.timeout(10_000)]),
-    });
-    const list = rec(await res.json()).data;
-    const first = Array.isArray(list) ? rec(list[0]).id : undefined;
-    if (res.ok && typeof first === "string" && first) {
-      ctx.note(`no model given: using ${first}, the first of ${url}`);
-      return first;
-    }
-    throw new OdError("MODEL_NOT_AVAILABLE", `No model given, and ${url} lists none (${res.status})`, hint);
-  } catch (err) {
-    if (err instanceof OdError || ctx.signal.aborted) throw err;
-    throw new OdError("MODEL_NOT_AVAILABLE", `No model given, and ${url} could not be read: ${(err as Error).message}`, hint);
-  }
+  const { models, from } = await endpointModels(config, { signal: ctx.signal });
+  const first = models[0];
+  if (!first)
+    throw new OdError(
+      "MODEL_NOT_AVAILABLE",
+      `No model given, and ${from.replace(/^GET /, "")} lists none`,
+      "Pass --model, or set OD_API_MODEL.",
+    );
+  ctx.note(`no model given: using ${first}, the first of ${from}`);
+  return first;
 }

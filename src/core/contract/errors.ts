@@ -24,6 +24,7 @@ export const ErrorCode = z.enum([
   "RUN_NOT_FOUND", // no run with that id
   "STORAGE", // od's own storage (OD_HOME) is missing, not writable or full
   "TARGET_UNREACHABLE", // the run's target (an ssh host, a container, a pod) could not be reached
+  "ENDPOINT_UNREACHABLE", // the model endpoint of od's own loop (OD_API_BASE_URL, a provider's API) could not be reached
   "SANDBOX_UNAVAILABLE", // --sandbox require, and the kernel cannot hold the mode here
   "INTERNAL", // a bug in od
 ]);
@@ -96,6 +97,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "AGENT_UNKNOWN":
     case "MODEL_NOT_AVAILABLE":
     case "AGENT_PROMPT_TOO_LARGE":
+    case "RUN_NOT_FOUND": // an id that names no run is a bad request like any other
       return 2;
     case "AGENT_NOT_FOUND":
       return 3;
@@ -108,6 +110,7 @@ export function exitCodeFor(code: ErrorCode): number {
     case "STORAGE":
       return 74; // sysexits' EX_IOERR
     case "TARGET_UNREACHABLE":
+    case "ENDPOINT_UNREACHABLE":
       return 69; // sysexits' EX_UNAVAILABLE
     case "SANDBOX_UNAVAILABLE":
       return 77; // sysexits' EX_NOPERM

@@ -33,4 +33,10 @@ export interface Loop {
   run: (ctx: LoopContext) => AsyncIterable<OdEventBody>;
   /** Where it would send requests with this environment, for `od agents` (display only). */
   endpoint?: (env: Env) => string | undefined;
+  /**
+   * The models its endpoint serves, asked of the endpoint itself, and where the list came from:
+   * detection's probe (an endpoint that cannot be reached is not ready) and the agent's catalog.
+   * Throws an OdError (ENDPOINT_UNREACHABLE, AGENT_AUTH_REQUIRED, …) when it cannot tell.
+   */
+  models?: (env: Env, opts: { signal?: AbortSignal; timeoutMs?: number }) => Promise<{ models: string[]; from: string }>;
 }

@@ -14,7 +14,15 @@ export interface PermissionAsk {
   paths?: string[];
   /** The action is an MCP server's tool: od cannot tell what it does, so read-only mode never allows it. */
   mcp?: boolean;
+  /** A short text of what the agent asks (for the event and a terminal). */
   detail?: string;
+  /**
+   * For an ask about a tool call: the call's id as od shows it (its `tool.call` event's id), so a
+   * surface can put the question on the call it already shows.
+   */
+  toolCallId?: string;
+  /** The action's input as the agent gave it (a tool call's arguments, usually an object), whole. */
+  input?: unknown;
   options?: string[];
   /** The protocol messages that answer the agent with a decision. */
   reply: (decision: Decision) => unknown[];

@@ -1,18 +1,22 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { marksReadable, OWNER_MARKER, RUN_MARKER, reap, reapNow } from "./reap.ts";
+import { helperPath } from "./sandbox/helper.ts";
 
 /**
  * What ends od's agents when nothing of od runs any more (SIGKILL, the OOM
  * killer): one small process per od, started the first time od spawns an
- * agent. It is od's own binary in a hidden mode (`od __reap <owner>`, no
- * shell), in a session of its own (so neither a terminal's signals nor a
- * signal to an agent's group reach it), and it holds one end of a socket whose
- * other end only od holds (Bun gives a child nothing but its stdio). When od
- * dies, however it dies, the kernel closes od's end; the sentinel reads EOF,
- * ends every process carrying od's owner mark, and exits. On a normal exit od
- * does that itself as it leaves, and ends the sentinel. od never waits for it. Linux only,
- * like the marks it reaps by (reap.ts); elsewhere nothing is started.
+ * agent. It is the sandbox helper (`od-sandbox --reap OD_OWNER=<owner>`, a
+ * static C program: a millisecond to start, under 1 MB resident), or where od
+ * has no helper (built without a C compiler) od's own binary in a hidden mode
+ * (`od __reap <owner>`); never a shell. It runs in a session of its own (so
+ * neither a terminal's signals nor a signal to an agent's group reach it), and
+ * it holds one end of a socket whose other end only od holds (Bun gives a
+ * child nothing but its stdio). When od dies, however it dies, the kernel
+ * closes od's end; the sentinel reads EOF, ends every process carrying od's
+ * owner mark, and exits. On a normal exit od does that itself as it leaves,
+ * and ends the sentinel. od never waits for it. Linux only, like the marks it
+ * reaps by (reap.ts); elsewhere nothing is started.
  */
 
 /** The hidden command src/main.ts dispatches to `sentinelMain`. */
@@ -44,7 +48,7 @@ export function ensureSentinel(): void {
   // Not the marks: a run's reap must not end the sentinel of an od that an agent started (it is that od's safety).
   const { [RUN_MARKER]: _run, [OWNER_MARKER]: _owner, ...env } = process.env;
   try {
-    sentinel = Bun.spawn([...selfCommand(), SENTINEL_COMMAND, ownerMark()], {
+    sentinel = Bun.spawn(sentinelCommand(), {
       cwd: "/",
       env,
       stdin: "pipe",
@@ -73,6 +77,13 @@ export function ensureSentinel(): void {
   } catch {
     sentinel = undefined;
   }
+}
+
+/** The helper's reap when od has its helper, else od itself in its hidden mode. */
+function sentinelCommand(): string[] {
+  const helper = helperPath();
+  if ("path" in helper) return [helper.path, "--reap", `${OWNER_MARKER}=${ownerMark()}`];
+  return [...selfCommand(), SENTINEL_COMMAND, ownerMark()];
 }
 
 /** The running sentinel's pid, if one runs. */

@@ -34,20 +34,27 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
   const kind = str(toolCall.kind) ?? known?.kind;
   const paths = arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
+  const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
+  // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
+  const given = toolCall.rawInput;
+  const input = given === undefined || JSON.stringify(given) === "{}" ? (known?.input ?? given) : given;
   const ask: PermissionAsk = {
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
     paths: paths.length ? paths : [...(known?.locations ?? [])],
     mcp: isMcpTool(toolCall, known, state.ctx.mcpServers),
-    detail: toolCall.rawInput === undefined ? undefined : JSON.stringify(toolCall.rawInput).slice(0, 500),
+    detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
+    toolCallId,
+    input,
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
     reply: (decision: Decision) => {
       const chosen = decision === "allow" ? pick(["allow_once", "allow_always"]) : pick(["reject_once", "reject_always"]);
       const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
       return [response(id, { outcome })];
     },
-    denied: (reason) => deniedTool(toolCall, state, `permission-${String(id)}`, reason),
+    denied: (reason) => deniedTool(toolCall, state, toolCallId, reason),
   };
   // The request describes the call too (often with its full input): merged into the call's state,
   // which the agent's own tool_call updates then show under the name it gives.

@@ -125,6 +125,28 @@ export function resolveRunId(log: RunLog, prefix: string): { id: string; group?:
     );
   const id = exact ?? names[0];
   if (!id)
-    throw new OdError("INVALID_REQUEST", `No run with an id starting ${prefix} in ${log.dir}`, "`od runs` lists the runs kept there.");
+    throw new OdError(
+      "INVALID_REQUEST",
+      `No run with an id starting ${prefix} in ${log.dir}`,
+      "`od runs` lists the runs kept there (the first 8 characters of an id are enough).",
+    );
   return { id, group: isGroup(log, id) ? readGroup(log.dir, id) : undefined };
+}
+
+/**
+ * The compare run an id names, whole or by its start as `od runs` prints it (`od apply`, `od
+ * discard`): through `resolveRunId`, so every command takes the same ids. A single run's id is
+ * a usage error that names its compare run when it is one's member.
+ */
+export function resolveGroupId(log: RunLog, prefix: string): string {
+  const { id } = resolveRunId(log, prefix);
+  if (isGroup(log, id)) return id;
+  const groupId = summaryOf(log, id)?.groupId;
+  throw new OdError(
+    "INVALID_REQUEST",
+    groupId ? `Run ${id} is part of compare run ${groupId}, not a compare run itself` : `Run ${id} is a single run, not a compare run`,
+    groupId
+      ? `Apply it with \`od apply ${groupId.slice(0, 8)} <label>\` (\`od runs show ${groupId.slice(0, 8)}\` lists the labels).`
+      : "`od apply` and `od discard` take a compare run's id (`od run --agent a,b` or --repeat); `od runs` lists them as compare: …",
+  );
 }

@@ -68,6 +68,17 @@ export interface Applied {
   /** The folder the result was applied in (the repository's top in git). */
   dir: string;
   files: FileStat[];
+  /** Of `files`, those the result creates and those it deletes (the rest it changes). */
+  created: string[];
+  deleted: string[];
+  /** Whether `dir` is in a git work tree (where `git diff` and `git status` show the changes). */
+  git: boolean;
+}
+
+/** The paths a patch creates and deletes, of those named: by git's `new file mode` / `deleted file mode` lines. */
+export function patchKinds(patch: string, paths: string[]): { created: string[]; deleted: string[] } {
+  const header = (p: string, kind: string) => patch.includes(`diff --git a/${p} b/${p}\n${kind} file mode`);
+  return { created: paths.filter((p) => header(p, "new")), deleted: paths.filter((p) => header(p, "deleted")) };
 }
 
 /**
@@ -109,7 +120,8 @@ export async function applyResult(runsDir: string, groupId: string, label?: stri
   const r = await apply();
   if (r.code !== 0) throw new OdError("INTERNAL", `git apply failed after its check passed: ${firstLines(r.err)}`);
   writeGroup(runsDir, { ...group, applied: { label: member.label, at: Date.now() } });
-  return { groupId: group.id, label: member.label, dir, files: member.files };
+  const paths = member.files.map((f) => f.path);
+  return { groupId: group.id, label: member.label, dir, files: member.files, ...patchKinds(patch, paths), git: Boolean(repo?.workTree) };
 }
 
 const firstLines = (text: string) => text.trim().split("\n").slice(0, 3).join("; ") || "git said nothing";

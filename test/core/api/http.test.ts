@@ -47,13 +47,21 @@ describe("retry-after", () => {
 });
 
 describe("postWithRetry", () => {
-  test("a refused connection is retried, then AGENT_ERROR that asks whether the server runs", async () => {
+  test("a refused connection is no transient failure: ENDPOINT_UNREACHABLE at once, with the URL and the reason", async () => {
     const gone = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response() });
     const url = `http://127.0.0.1:${gone.port}/v1/chat/completions`;
     await gone.stop(true);
     const { events, error } = await post(url);
+    expect(events).toEqual([]);
+    expect(error).toMatchObject({ code: "ENDPOINT_UNREACHABLE", message: `Cannot reach ${url}: connection refused` });
+    expect(error?.hint).toContain("OD_API_BASE_URL");
+  });
+
+  test("a connection dropped before the answer is transient: retried, then AGENT_ERROR", async () => {
+    const rude = Bun.listen({ hostname: "127.0.0.1", port: 0, socket: { open: (socket) => void socket.end(), data: () => {} } });
+    const { events, error } = await post(`http://127.0.0.1:${rude.port}/v1/chat/completions`);
+    rude.stop(true);
     expect(events).toHaveLength(3);
-    expect(events[0]).toMatchObject({ type: "status", label: "retrying" });
     expect((events[0] as { detail: string }).detail).toContain("no connection");
     expect(error).toMatchObject({ code: "AGENT_ERROR", hint: "Is the server running? Check OD_API_BASE_URL." });
   });

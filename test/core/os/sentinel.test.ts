@@ -1,5 +1,6 @@
 /** The sentinel, from source (as the library runs it): what ends an od's agents when od itself is killed. */
 import { describe, expect, test } from "bun:test";
+import { readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { alive, ROOT } from "../../helpers.ts";
 
@@ -31,6 +32,42 @@ describe.skipIf(process.platform !== "linux")("the sentinel", () => {
       expect(await until(() => !alive(sentinel), 1000)).toBe(true);
     } finally {
       for (const pid of [agent, sentinel]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  test("the sentinel is the small C helper, not a second od, when od has its helper", async () => {
+    const od = Bun.spawn([process.execPath, "-e", script("process.exitCode = 0;")], { stdout: "pipe", stderr: "inherit" });
+    const { sentinel, agent } = await firstLine(od.stdout);
+    try {
+      const argv = readFileSync(`/proc/${sentinel}/cmdline`, "latin1").split("\0");
+      expect(argv.slice(1, 3)).toEqual(["--reap", expect.stringMatching(/^OD_OWNER=\d+-[0-9a-f]{12}$/)]);
+      expect(readlinkSync(`/proc/${sentinel}/exe`)).toMatch(/od-sandbox/);
+      await od.exited;
+    } finally {
+      for (const pid of [agent, sentinel]) if (alive(pid)) process.kill(pid, "SIGKILL");
+    }
+  });
+
+  test("od's own sentinel mode (an od built without the helper) ends what carries the mark once its stdin closes", async () => {
+    const owner = `${process.pid}-${"ab".repeat(6)}`;
+    const reaper = Bun.spawn([process.execPath, join(ROOT, "src/main.ts"), "__reap", owner], {
+      stdin: "pipe",
+      stdout: "ignore",
+      stderr: "inherit",
+    });
+    const agent = Bun.spawn(["sleep", "1000"], {
+      env: { PATH: process.env.PATH, OD_OWNER: owner },
+      stdio: ["ignore", "ignore", "ignore"],
+      detached: true,
+    });
+    try {
+      await Bun.sleep(300);
+      expect(alive(agent.pid)).toBe(true);
+      reaper.stdin.end();
+      expect(await until(() => !alive(agent.pid), 3000)).toBe(true);
+      expect(await reaper.exited).toBe(0);
+    } finally {
+      for (const pid of [agent.pid, reaper.pid]) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
   });
 

@@ -425,6 +425,35 @@ describe("ACP: a denied call is a tool call with a denied result", () => {
   });
 });
 
+describe("ACP: the ask names the call it is about", () => {
+  const options = [
+    { optionId: "yes", name: "Allow", kind: "allow_once" },
+    { optionId: "no", name: "Reject", kind: "reject_once" },
+  ];
+
+  test("the agent's call id and its input, whole (from the call's earlier tool_call when the request has none)", async () => {
+    const asks: Array<{ toolCallId?: string; input?: unknown }> = [];
+    const broker: Broker = async (ask) => (asks.push({ toolCallId: ask.toolCallId, input: ask.input }), "allow");
+    const content = "x".repeat(2000);
+    const shown = { ...writeCall("/tmp/x/hello.txt"), rawInput: { path: "/tmp/x/hello.txt", content } };
+    const ask = { permission: { toolCall: { toolCallId: "tc-1", title: "Write hello.txt", rawInput: {} }, options } };
+    await run({ turn: [{ update: shown }, ask] }, { mode: "full" }, { broker });
+    expect(asks).toEqual([{ toolCallId: "tc-1", input: { path: "/tmp/x/hello.txt", content } }]);
+  });
+
+  test("a request that names no call: the ask's id is the one its denied tool.call shows", async () => {
+    const asks: string[] = [];
+    const broker: Broker = async (ask) => (asks.push(ask.toolCallId ?? "(none)"), "deny");
+    const { events } = await run(
+      { turn: [{ permission: { toolCall: { title: "rm -rf build", kind: "execute" }, options } }] },
+      { mode: "full" },
+      { broker },
+    );
+    expect(asks).toEqual([expect.stringMatching(/^permission-/)]);
+    expect(ofType(events, "tool.call").map((c) => c.id)).toEqual(asks);
+  });
+});
+
 describe("ACP: a permission request that names no path", () => {
   const bare = {
     permission: {

@@ -95,6 +95,8 @@ export interface ModelStubOptions {
   scenario?: Scenario;
   /** Fixed port; default 0 (any free port). */
   port?: number;
+  /** The ids GET /v1/models lists; default ["stub-model"]. */
+  models?: string[];
 }
 
 export interface ModelStub {

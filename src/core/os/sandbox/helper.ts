@@ -29,6 +29,7 @@ const F_ADD_SEALS = 1033;
 const SEALS = 1 | 2 | 4 | 8; // F_SEAL_SEAL, F_SEAL_SHRINK, F_SEAL_GROW, F_SEAL_WRITE
 
 let cached: HelperState | undefined;
+let placed: { path: string } | { reason: string } | undefined;
 
 /** The helper and the kernel's facts, found once per od process (about 2 ms: one probe run). */
 export function sandboxHelper(): HelperState {
@@ -36,12 +37,28 @@ export function sandboxHelper(): HelperState {
   return cached;
 }
 
-function find(): HelperState {
-  if (process.platform !== "linux") return { ok: false, reason: `${process.platform} has no Landlock` };
+/**
+ * The helper's exec path, without asking the kernel anything (the sentinel needs no Landlock),
+ * or why there is none. Placed once per od process.
+ */
+export function helperPath(): { path: string } | { reason: string } {
+  placed ??= place();
+  return placed;
+}
+
+function place(): { path: string } | { reason: string } {
+  if (process.platform !== "linux") return { reason: `${process.platform} has no Landlock` };
   const bytes = helperBytes();
-  if (!bytes) return { ok: false, reason: "this od was built without its sandbox helper (no C compiler at build time)" };
+  if (!bytes) return { reason: "this od was built without its sandbox helper (no C compiler at build time)" };
   const path = sealed(bytes);
-  if (!path) return { ok: false, reason: "the C library offers no memfd_create (needed to run the helper)" };
+  if (!path) return { reason: "the C library offers no memfd_create (needed to run the helper)" };
+  return { path };
+}
+
+function find(): HelperState {
+  const placedAt = helperPath();
+  if ("reason" in placedAt) return { ok: false, reason: placedAt.reason };
+  const { path } = placedAt;
   try {
     const probe = Bun.spawnSync([path, "--probe"], { stdin: "ignore", stdout: "pipe", stderr: "pipe", env: {} });
     const out = probe.stdout.toString();
