@@ -9,6 +9,9 @@ import { tomlString } from "../../plugins/codex/mcp.ts";
 import { loadRegistry } from "../../src/builtins.ts";
 import type { Adapter, InvokeContext } from "../../src/core/contract/adapter.ts";
 import type { McpServer } from "../../src/core/contract/mcp.ts";
+import { viewPlan } from "../../src/core/run/dry-run.ts";
+import { planRun } from "../../src/core/run/plan.ts";
+import { tmpdir } from "../helpers.ts";
 
 const SECRET = "s3cr3t-ODMCP";
 const SERVERS: McpServer[] = [
@@ -62,6 +65,17 @@ describe("MCP servers, per CLI", () => {
     // Resumed: the overrides are exec's options, placed before its `resume` subcommand.
     const resumed = invoke("codex", { resume: "thread-1" }).argv;
     expect(resumed.indexOf("-c")).toBeLessThan(resumed.indexOf("resume"));
+  });
+
+  test("--dry-run says which servers Codex would leave out, as the run would", async () => {
+    await using tmp = tmpdir();
+    const plan = await planRun(
+      { agent: "codex", prompt: "p", cwd: tmp.path, mode: "full", mcpServers: SERVERS },
+      { registry, env: { HOME: tmp.path, PATH: "/usr/bin:/bin" } },
+    );
+    const view = viewPlan(plan);
+    expect(view.mcp).toBe("MCP server events was not given to Codex: Codex reaches MCP servers over streamable HTTP, not SSE");
+    expect(JSON.stringify(view)).not.toContain(SECRET);
   });
 
   test("Codex: a variable that steers Codex itself, or that two servers set differently, keeps that server out, said", () => {
