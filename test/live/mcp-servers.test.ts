@@ -3,14 +3,16 @@
 // the loopback model stub scripts a call of its echo tool. Allowed by --allowed-tools, the call
 // reaches the server (its log, its ECHO answer with the token the config's ${VAR} gave it) and
 // Claude gets the answer back; not allowed, Claude's own approvals refuse it headless and the
-// server is never called. The token is in no record od keeps.
+// server is never called. The token is in no record od keeps. And `od acp --agent claude` hands the
+// servers an ACP client gives in session/new to Claude the same way (the tool allowed in Claude's settings).
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { acpClient } from "../acp/client.ts";
 import { CLIS, installCli } from "./clis.ts";
 import { checkRun, fixture } from "./lane.ts";
 import type { Scenario } from "./model-stub.ts";
-import { ensureBuilt, ROOT, runOd } from "./od.ts";
+import { DIST_OD, ensureBuilt, ROOT, runOd } from "./od.ts";
 
 const LIVE = process.env.OD_LIVE === "1";
 const claude = CLIS.find((c) => c.id === "claude")!;
@@ -76,5 +78,40 @@ describe.skipIf(!LIVE)("MCP servers given to real Claude Code (OD_LIVE=1)", () =
       results.every((e) => e.isError && !e.output.includes("ECHO:")),
       JSON.stringify(results),
     ).toBe(true);
+  }, 150_000);
+
+  test("od acp: the servers a client gives in session/new reach Claude, whose call of the echo tool reaches the server", async () => {
+    await ensureBuilt();
+    const fx = await fixture(claude, await installCli(claude), CALL);
+    try {
+      const log = join(fx.work, "echo.log");
+      const echo = {
+        name: "echo",
+        command: process.execPath,
+        args: [join(ROOT, "test/bin/mcp-echo.ts")],
+        env: [
+          { name: "MCP_ECHO_LOG", value: log },
+          { name: "MCP_ECHO_TOKEN", value: TOKEN },
+        ],
+      };
+      // Edit mode, under od's sandbox: Claude's own settings allow the tool (headless, nobody else could).
+      mkdirSync(join(fx.home, ".claude"), { recursive: true });
+      writeFileSync(join(fx.home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__echo__echo"] } }));
+      const c = acpClient([DIST_OD, "acp", "--agent", "claude", "--mode", "edit"], fx.env);
+      await c.initialize();
+      const { sessionId } = (await c.agent.request("session/new", { cwd: fx.work, mcpServers: [echo] })) as { sessionId: string };
+      const res = await c.prompt(sessionId, "Call the echo tool");
+      const why = c.stderr().slice(-1500);
+      expect(res.stopReason, why).toBe("end_turn");
+      expect(readFileSync(log, "utf8")).toBe("hello echo\n");
+      const texts = c.of("agent_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
+      expect(texts.join("")).toContain("CLAUDE_HEARD_ECHO");
+      expect(JSON.stringify(c.of("tool_call_update"))).toContain(`ECHO:hello echo:${TOKEN}`);
+      const saved = join(fx.env.OD_HOME!, "acp-sessions");
+      for (const f of readdirSync(saved)) expect(readFileSync(join(saved, f), "utf8")).not.toContain(TOKEN);
+      expect(await c.close()).toBe(0);
+    } finally {
+      await fx.dispose();
+    }
   }, 150_000);
 });
