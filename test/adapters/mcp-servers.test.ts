@@ -47,6 +47,40 @@ describe("MCP servers, per CLI", () => {
     });
   });
 
+  test.each([
+    [
+      "claude",
+      "read-only",
+      0,
+      "Claude Code cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
+    ],
+    [
+      "codex",
+      "read-only",
+      0,
+      "Codex cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
+    ],
+    [
+      "gemini",
+      "read-only",
+      0,
+      "Gemini CLI cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
+    ],
+    ["claude-acp", "read-only", 3, undefined], // od's policy denies each MCP tool it asks about
+    ["claude", "edit", 3, undefined],
+    ["codex", "edit", 3, undefined],
+    ["aider", "edit", 0, "Aider cannot take MCP servers; these were not given: echo, docs, events"],
+  ])("the plan: %s in %s gets %d servers", async (agent, mode, given, said) => {
+    await using tmp = tmpdir();
+    const plan = await planRun(
+      { agent, prompt: "p", cwd: tmp.path, mode: mode as "edit", mcpServers: SERVERS },
+      { registry, env: { HOME: tmp.path, PATH: "/usr/bin:/bin" } },
+    );
+    expect(plan.mcp.given.length).toBe(given);
+    expect(plan.mcp.note?.type === "status" ? plan.mcp.note.detail : undefined).toBe(said);
+    if (!given) expect(JSON.stringify(plan.invocation)).not.toContain("/opt/mcp/echo");
+  });
+
   test("Codex: -c mcp_servers.<name>.<key>=<TOML> after exec; variables and header values in its environment, named there", () => {
     const inv = invoke("codex");
     const overrides = inv.argv.flatMap((a, i) => (inv.argv[i - 1] === "-c" && a.startsWith("mcp_servers.") ? [a] : []));

@@ -110,7 +110,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     flags: cached ? new Set(cached) : undefined,
     driver: driverFor(adapter, entry.source),
     promptFile: adapter.prompt.via === "file" ? plannedPromptFile() : undefined,
-    mcp: planMcp(adapter, request, sandbox.cliMode),
+    mcp: planMcp(adapter, request),
     env,
     sandbox,
   };
