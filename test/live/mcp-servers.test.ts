@@ -23,9 +23,10 @@ const CALL: Scenario = {
 };
 
 /** A fixture for real Claude Code with the echo server in an --mcp-config file; runs od and returns what it saw. */
-async function runWithEcho(extra: string[]) {
+async function runWithEcho(extra: string[], o: { mode?: string; allowInSettings?: boolean } = {}) {
   const fx = await fixture(claude, await installCli(claude), CALL);
   try {
+    if (o.allowInSettings) allowInClaudeSettings(fx.home);
     const log = join(fx.work, "echo.log");
     const echo = {
       command: process.execPath,
@@ -35,7 +36,7 @@ async function runWithEcho(extra: string[]) {
     const config = join(fx.home, "mcp.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { echo } }));
     const env = { ...fx.env, ECHO_TOKEN: TOKEN };
-    const r = await runOd(["--agent", "claude", "--mode", "edit", "--mcp-config", config, ...extra, "Call the echo tool"], {
+    const r = await runOd(["--agent", "claude", "--mode", o.mode ?? "edit", "--mcp-config", config, ...extra, "Call the echo tool"], {
       env,
       cwd: fx.work,
       timeoutMs: 100_000,
@@ -49,6 +50,12 @@ async function runWithEcho(extra: string[]) {
   } finally {
     await fx.dispose();
   }
+}
+
+/** The user's own Claude settings allow the echo tool. */
+function allowInClaudeSettings(home: string): void {
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__echo__echo"] } }));
 }
 
 describe.skipIf(!LIVE)("MCP servers given to real Claude Code (OD_LIVE=1)", () => {
@@ -80,6 +87,20 @@ describe.skipIf(!LIVE)("MCP servers given to real Claude Code (OD_LIVE=1)", () =
     ).toBe(true);
   }, 150_000);
 
+  // Measured with claude 2.1.332: in plan mode (od's read-only flags) with the tool allowed in the
+  // user's settings, Claude called it; so a read-only run gives Claude no servers at all.
+  test("read-only: even with the tool allowed in Claude's own settings, the server is not given and never called, said", async () => {
+    await ensureBuilt();
+    const { r, calls } = await runWithEcho([], { mode: "read-only", allowInSettings: true });
+    checkRun(r);
+    expect(calls).toBe("");
+    const said = r.of("status").filter((e) => e.label === "mcp");
+    expect(said.map((e) => e.detail)).toEqual([
+      expect.stringContaining("a read-only run gives it no MCP servers; these were not given: echo"),
+    ]);
+    expect(r.of("tool.result").every((e) => !e.output.includes("ECHO:"))).toBe(true);
+  }, 150_000);
+
   test("od acp: the servers a client gives in session/new reach Claude, whose call of the echo tool reaches the server", async () => {
     await ensureBuilt();
     const fx = await fixture(claude, await installCli(claude), CALL);
@@ -95,8 +116,7 @@ describe.skipIf(!LIVE)("MCP servers given to real Claude Code (OD_LIVE=1)", () =
         ],
       };
       // Edit mode, under od's sandbox: Claude's own settings allow the tool (headless, nobody else could).
-      mkdirSync(join(fx.home, ".claude"), { recursive: true });
-      writeFileSync(join(fx.home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: ["mcp__echo__echo"] } }));
+      allowInClaudeSettings(fx.home);
       const c = acpClient([DIST_OD, "acp", "--agent", "claude", "--mode", "edit"], fx.env);
       await c.initialize();
       const { sessionId } = (await c.agent.request("session/new", { cwd: fx.work, mcpServers: [echo] })) as { sessionId: string };
