@@ -44,6 +44,24 @@ describe("od acp: the client's MCP servers", () => {
     expect(await c.close()).toBe(0);
   }, 30_000);
 
+  test("session/load's servers reach the agent's session/load (the next prompt resumes the agent's session with them)", async () => {
+    await using tmp = tmpdir();
+    const script = { loadSession: true, mcpCapabilities: { http: true }, turn: [chunk("ok")] };
+    const fake = installFake(tmp.path, "qwen", script, FAKE_ACP); // qwen-acp resumes; gemini-acp does not
+    const argv = [process.execPath, join(ROOT, "src/main.ts"), "acp", "--agent", "qwen-acp"];
+    const c = acpClient(argv, { ...fake.env, OD_HOME: join(tmp.path, "h") });
+    await c.initialize();
+    await c.agent.request("session/load", { sessionId: "agents-own", cwd: tmp.path, mcpServers: servers });
+    expect((await c.prompt("agents-own", "go on")).stopReason).toBe("end_turn");
+    const loads = readFileSync(fake.env.FAKE_RECORD!, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((m) => m.method === "session/load");
+    expect(loads.map((m) => m.params)).toEqual([{ cwd: tmp.path, mcpServers: servers, sessionId: "agents-own" }]);
+    expect(await c.close()).toBe(0);
+  }, 30_000);
+
   test("a server whose name would be read as something else is refused at session/new, saying why", async () => {
     await using tmp = tmpdir();
     const fake = installFake(tmp.path, "gemini", { turn: [chunk("ok")] }, FAKE_ACP);
