@@ -36,6 +36,11 @@ function run(cmd: string[], cwd = ROOT): string {
 /** The path of the target's Bun runtime, fetched with `npm pack` and unpacked once per version. */
 export function fetchRuntime(name: TargetName, version = Bun.version, cache = runtimeCacheDir()): string {
   const { pkg, exe } = TARGETS[name];
+  return fetchRuntimePackage(pkg, exe, version, cache);
+}
+
+/** `bin/<exe>` of a Bun runtime package (`@oven/bun-<os>-<cpu>[-musl]`) at `version`, through the cache. */
+export function fetchRuntimePackage(pkg: string, exe: string, version = Bun.version, cache = runtimeCacheDir()): string {
   const dir = join(cache, `${pkg.replace("@", "").replace("/", "-")}-${version}`);
   const binary = join(dir, "package", "bin", exe);
   if (existsSync(binary)) return binary;

@@ -44,8 +44,11 @@ for (const event of ["uncaughtException", "unhandledRejection"] as const) {
 const rawArgs = process.argv.slice(2);
 // Hidden, in no --help: the sentinel od starts for itself (src/core/os/sentinel.ts, SENTINEL_COMMAND).
 if (rawArgs[0] === "__reap") await import("./core/os/sentinel.ts").then((m) => m.sentinelMain(rawArgs[1]));
-else if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) process.stdout.write(`${VERSION}\n`);
-else if (rawArgs.length === 0) process.exitCode = await noCommand(main);
+else if (rawArgs.length === 1 && (rawArgs[0] === "--version" || rawArgs[0] === "-v")) {
+  // The version first (scripts read the first word), then where this od was installed from.
+  const { describeInstall, installLabel } = await import("./core/os/install.ts");
+  process.stdout.write(`${VERSION} (${installLabel(describeInstall())})\n`);
+} else if (rawArgs.length === 0) process.exitCode = await noCommand(main);
 else if (rawArgs[0] === "help") process.exitCode = await help(main, commands, rawArgs.slice(1));
 else if (rawArgs.some((a) => a === "--help" || a === "-h")) process.exitCode = await help(main, commands, rawArgs);
 else

@@ -3,6 +3,7 @@ import { expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { builtinIds } from "../plugins/index.gen.ts";
+import { NPM_PACKAGE } from "../src/core/os/install.ts";
 import { ROOT } from "./helpers.ts";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -17,6 +18,15 @@ test("the README is at most 200 lines, keeps the setup and test commands, and ev
   expect(links.filter((l) => !existsSync(join(ROOT, l)))).toEqual([]);
   // Each docs page leads back.
   for (const page of links.filter((l) => l.startsWith("docs/"))) expect(read(page)).toContain("](../README.md)");
+});
+
+test("Install starts with the one command from npm, the package od publishes; the clone comes after it", () => {
+  const readme = read("README.md");
+  const install = readme.slice(readme.indexOf("\n## Install\n"));
+  const oneCommand = install.indexOf(`\n\`\`\`sh\nnpm install -g ${NPM_PACKAGE}\n`);
+  expect(oneCommand).toBeGreaterThan(0);
+  expect(oneCommand).toBeLessThan(install.indexOf("npm install\nnpm start\n"));
+  expect(install.indexOf("npm install\nnpm start\n")).toBeGreaterThan(install.indexOf("\n### From a clone"));
 });
 
 test("the agent table (docs/agents.md) lists exactly the built-in adapters", () => {

@@ -9,6 +9,7 @@ import { sandboxSupport } from "../core/os/sandbox/choose.ts";
 import { liveCheck } from "../core/run/live-check.ts";
 import { gettingStarted } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
+import { installFindings } from "./doctor-install.ts";
 import { log } from "./log.ts";
 import { supportLine } from "./sandbox.ts";
 import { printJson } from "./table.ts";
@@ -72,7 +73,8 @@ export default odCommand({
     if (missing) findings.push(missing);
     for (const e of registry.errors)
       findings.push({ level: "broken", what: `plugin ${e.path} failed to load: ${e.error}`, fix: "fix or remove the file" });
-    findings.push(dataDir());
+    const od = installFindings();
+    findings.push(...od.findings, dataDir());
     const sandbox = sandboxSupport();
     findings.push({
       level: sandbox.kind === "none" || sandbox.reason ? "warn" : "ok",
@@ -112,7 +114,7 @@ export default odCommand({
     }
     const ok = !findings.some((f) => f.level === "broken");
     if (!ok) process.exitCode = controller.signal.aborted ? 130 : 1;
-    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox });
+    if (args.json) return printJson({ ok, findings, detections, live, pluginDirs: pluginDirs(), sandbox, od: od.installs });
     // Without --all, the 40-odd install commands are one line; with no agent ready, how to get one instead.
     const guide = (f: Finding) =>
       `${asText({ ...f, fix: undefined })}${gettingStarted((id) => registry.get(id)?.adapter.install)

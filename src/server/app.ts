@@ -14,6 +14,7 @@ import { resultRoutes } from "./routes/results.ts";
 import { runRoutes } from "./routes/runs.ts";
 import { targetRoutes } from "./routes/targets.ts";
 import { uploadRoutes } from "./routes/uploads.ts";
+import { usageRoutes } from "./routes/usage.ts";
 import { security } from "./security.ts";
 import type { Targets } from "./targets.ts";
 import { uiRoutes } from "./ui.ts";
@@ -68,6 +69,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", resultRoutes(deps.runs));
   app.route("/api", compareRoutes(deps.runs, deps.registry, deps.targets));
   app.route("/api", targetRoutes(deps.targets));
+  app.route("/api", usageRoutes(deps.runs));
   app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
   app.route("/", noOAuthRoutes(tokenFile)); // what an MCP client looking for OAuth finds: none, and the token to send
   app.route("/", uiRoutes(deps.token));

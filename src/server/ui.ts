@@ -6,6 +6,7 @@ import compareCss from "./ui/compare.css" with { type: "text" };
 import indexHtml from "./ui/index.html" with { type: "text" };
 import styleCss from "./ui/style.css" with { type: "text" };
 import transcriptCss from "./ui/transcript.css" with { type: "text" };
+import usageCss from "./ui/usage.css" with { type: "text" };
 
 /** The page's script: its modules and their npm imports, bundled at build time. */
 const appJs: string = bundled("server/ui/app.js", "browser");
@@ -37,7 +38,7 @@ export function uiRoutes(token: string) {
     })
     .get("/ui/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }))
     .get("/ui/style.css", (c) =>
-      c.body(`${styleCss}\n${transcriptCss}\n${compareCss}`, 200, { "content-type": "text/css; charset=utf-8" }),
+      c.body(`${styleCss}\n${transcriptCss}\n${compareCss}\n${usageCss}`, 200, { "content-type": "text/css; charset=utf-8" }),
     );
 }
 

@@ -8,7 +8,8 @@
 #   3. makes (once) a Wine prefix under the cache and puts the DLL in its system32;
 #   4. fetches Bun's Windows runtime with `npm pack` (cached), then builds dist/od.exe
 #      with the network cut off when `unshare -n` is allowed (proof the build is offline);
-#   5. runs test/windows with OD_WINDOWS=1.
+#   5. runs test/windows with OD_WINDOWS=1 (on $OD_EXE instead, when given: the pkg lane's
+#      win32-x64 package, its `od --version` line expected in $OD_EXE_VERSION).
 #
 # Cache (prefix, probe, DLL): $OD_WINE_CACHE, else $XDG_CACHE_HOME/od/wine, else ~/.cache/od/wine.
 set -euo pipefail
@@ -52,19 +53,28 @@ cp -f "$CACHE/bin/bcryptprimitives.dll" "$WINEPREFIX/drive_c/windows/system32/"
 wineserver -p 2>/dev/null || { wineserver -w && wineserver -p; }
 trap 'wineserver -k 2>/dev/null || true' EXIT
 
-say "building dist/od.exe"
-bun=node_modules/.bin/bun
-"$bun" scripts/build-target.ts windows --fetch-only >/dev/null
-if unshare -n true 2>/dev/null; then
-  unshare -n "$bun" scripts/build-target.ts windows
-  say "dist/od.exe built with no network (unshare -n)"
-else
-  "$bun" scripts/build-target.ts windows
-  say "dist/od.exe built (unshare -n not allowed here, so offline is not proven on this run)"
+# OD_EXE given (the pkg lane: the win32-x64 package's od.exe), that one is checked instead of a build.
+exe="${OD_EXE:-}"
+if [ -z "$exe" ]; then
+  say "building dist/od.exe"
+  bun=node_modules/.bin/bun
+  "$bun" scripts/build-target.ts windows --fetch-only >/dev/null
+  if unshare -n true 2>/dev/null; then
+    unshare -n "$bun" scripts/build-target.ts windows
+    say "dist/od.exe built with no network (unshare -n)"
+  else
+    "$bun" scripts/build-target.ts windows
+    say "dist/od.exe built (unshare -n not allowed here, so offline is not proven on this run)"
+  fi
+  exe=dist/od.exe
 fi
 
 say "running test/windows"
 status=0
-OD_WINDOWS=1 OD_PROBE_EXE="$CACHE/bin/rawargs.exe" OD_EXE=dist/od.exe "$bun" test test/windows || status=$?
+# $OD_WINE_FILTER picks tests by name (the pkg lane's smoke checks); $OD_WINE_TIMEOUT (ms) is for a
+# machine so loaded that one Wine start of od.exe takes longer than bun's default 5 s.
+args=(--timeout "${OD_WINE_TIMEOUT:-5000}")
+[ -z "${OD_WINE_FILTER:-}" ] || args+=(-t "$OD_WINE_FILTER")
+OD_WINDOWS=1 OD_PROBE_EXE="$CACHE/bin/rawargs.exe" OD_EXE="$exe" node_modules/.bin/bun test "${args[@]}" test/windows || status=$?
 say "done, exit $status"
 exit "$status"

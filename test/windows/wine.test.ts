@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { EXE_LINE_LIMIT, SHIM_LINE_LIMIT, windowsLaunch } from "../../src/core/os/windows.ts";
-import { createFixture, type Fixture, OD_EXE, type OdRun, peHeader, runOd, SECRET, wineComSpec } from "./wine.ts";
+import { createFixture, type Fixture, OD_EXE, type OdRun, peHeader, ROOT, runOd, SECRET, wineComSpec, winPath } from "./wine.ts";
 
 const ENABLED = process.env.OD_WINDOWS === "1";
 const SKIPPED = "skipped: needs Wine, mingw and dist/od.exe; run `npm run test:windows` (sets OD_WINDOWS=1)";
@@ -89,11 +89,14 @@ else
     }, 60_000); // the first Wine start (wineserver, the prefix) took over 5 s on a CI machine after the live lane
     afterAll(() => fx?.cleanup());
 
-    test("dist/od.exe is a PE32+ x86-64 console program that runs on Bun's Windows runtime", async () => {
+    test("od.exe is a PE32+ x86-64 console program that runs on Bun's Windows runtime", async () => {
       expect(peHeader(OD_EXE)).toEqual({ mz: true, pe: true, machine: 0x8664, magic: 0x20b, subsystem: 3 });
       const proc = Bun.spawn(["wine", OD_EXE, "--version"], { stdout: "pipe", stderr: "ignore" });
+      // The version first, then where it came from: a clone's build, the clone by its Windows path (Z: is /);
+      // the pkg lane's win32-x64 package says npm and the launcher's folder, the line it laid out.
       expect((await new Response(proc.stdout).text()).trim()).toBe(
-        (await Bun.file(`${import.meta.dir}/../../package.json`).json()).version,
+        process.env.OD_EXE_VERSION ??
+          `${(await Bun.file(`${import.meta.dir}/../../package.json`).json()).version} (from source: ${winPath(ROOT)})`,
       );
       expect(comSpec).toMatch(/^[A-Za-z]:\\.*cmd\.exe$/i);
     });

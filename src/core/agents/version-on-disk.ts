@@ -136,7 +136,8 @@ function interpreter(file: string, shimDir: string | undefined, ctx: DiskContext
   return findOnPath(program, ctx.env, ctx.platform) ?? null;
 }
 
-function isNative(head: Uint8Array): boolean {
+/** ELF, PE or Mach-O: a file exec starts as it is. */
+export function isNative(head: Uint8Array): boolean {
   const magic = Buffer.from(head.subarray(0, 4)).toString("hex");
   return magic === "7f454c46" || magic.startsWith("4d5a") || ["feedface", "feedfacf", "cefaedfe", "cffaedfe", "cafebabe"].includes(magic);
 }

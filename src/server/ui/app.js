@@ -1,7 +1,8 @@
 // @ts-check
 // The od web UI: plain DOM, no framework, bundled at build time. This module wires the parts together:
 // the form (form.js), recent runs (history.js), a run's stream (stream.js) into its transcript
-// (transcript.js), compare runs (compare.js), and what the page says about its connection (banner.js).
+// (transcript.js), compare runs (compare.js), what the page says about its connection (banner.js), and
+// the Usage view (usage.js), which mounts itself with its link in the header.
 import { ApiError, api, onApiTrouble, post } from "./api.js";
 import { showBanner, showFreshLink } from "./banner.js";
 import { createCompare } from "./compare.js";
@@ -21,6 +22,7 @@ import { renderHistory, took } from "./history.js";
 import { $ } from "./page.js";
 import { watchRun } from "./stream.js";
 import { createTranscript } from "./transcript.js";
+import { mountUsage } from "./usage.js";
 
 /** @typedef {import("../../core/contract/events.ts").OdEvent} OdEvent */
 /** @typedef {import("../../core/store/summary.ts").RunSummary} RunSummary */
@@ -208,6 +210,7 @@ async function cancel() {
 }
 
 async function boot() {
+  mountUsage(); // the Usage view (#usage) and the header's links to it
   onApiTrouble({
     unauthorized: showFreshLink,
     offline: () => {
