@@ -6,7 +6,6 @@ import {
   defineLinesProtocol,
   errorFromText,
   flag,
-  mcpSettingsFile,
   num,
   type OdEventBody,
   parseVersion,
@@ -147,9 +146,11 @@ export default defineAdapter({
   models: ["auto", "pro", "flash", "flash-lite"],
   efforts: [], // thinking is a settings.json matter; there is no flag
   // Gemini CLI loads GEMINI.md from the working directory as context.
-  // MCP servers: a settings file of the run's own, as the system defaults (mcpSettingsFile); Gemini asks
-  // before an MCP tool unless the server is trusted (od never sets `trust`), and headless that is a denial.
-  capabilities: { streaming: true, resume: true, readOnly: true, mcpServers: true, skills: "file" },
+  // No MCP servers: Gemini CLI reads no settings file of a run's own. Its system defaults file
+  // (GEMINI_CLI_SYSTEM_DEFAULTS_PATH) is skipped unless root owns it and every folder above it and none
+  // is writable by others (0.61.0: "Security Warning: Skipping system defaults file"); the user's and the
+  // workspace's files are theirs. gemini-acp takes servers in its session/new.
+  capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "GEMINI.md",
   roleTarget: "GEMINI.md",
   prompt: { via: "stdin" },
@@ -164,7 +165,6 @@ export default defineAdapter({
       APPROVAL_MODE[ctx.mode],
     ],
     stdin: ctx.prompt,
-    ...mcpSettingsFile(ctx, "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
   }),
   protocol: defineLinesProtocol({ createState: (): GeminiState => ({ parts: 0, failed: false }), parse }),
   // Gemini's own exit codes: 41 auth, 42 bad input (e.g. an unknown --resume id), 55 untrusted folder;

@@ -17,6 +17,8 @@ export default defineAdapter({
   efforts: [], // no effort flag (settings only)
   // Qwen Code loads QWEN.md from the working directory as context.
   // MCP servers: a settings file of the run's own, as the system defaults (mcpSettingsFile); never `trust`ed.
+  // Qwen Code 0.24.4 reads it from the run's private folder under /tmp (`qwen mcp list` lists its servers),
+  // where Gemini CLI 0.61.0 skips a system file that root does not own.
   capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, mcpServers: true, skills: "file" },
   skillTarget: "QWEN.md",
   roleTarget: "QWEN.md",

@@ -1,8 +1,9 @@
 /**
  * How each CLI that takes MCP servers gets them, from one table of servers (the fixture), checked
  * against what its real CLI reads (each adapter's comments name the version and help line): Claude
- * Code a --mcp-config file, Codex -c overrides with the values in its environment, Gemini CLI and
- * Qwen Code a system-defaults settings file. No value that may be a credential is ever in argv.
+ * Code a --mcp-config file, Codex -c overrides with the values in its environment, Qwen Code a
+ * system-defaults settings file (Gemini CLI skips one root does not own: it takes none, gemini-acp
+ * does). No value that may be a credential is ever in argv.
  */
 import { describe, expect, test } from "bun:test";
 import { tomlString } from "../../plugins/codex/mcp.ts";
@@ -61,11 +62,13 @@ describe("MCP servers, per CLI", () => {
       "Codex cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
     ],
     [
-      "gemini",
+      "qwen",
       "read-only",
       0,
-      "Gemini CLI cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
+      "Qwen Code cannot be held to read-only for MCP tools (od sees none of its approvals), so a read-only run gives it no MCP servers; these were not given: echo, docs, events",
     ],
+    ["gemini", "edit", 0, "Gemini CLI cannot take MCP servers; these were not given: echo, docs, events"], // gemini-acp can
+    ["gemini-acp", "edit", 3, undefined],
     ["claude-acp", "read-only", 3, undefined], // od's policy denies each MCP tool it asks about
     ["claude", "edit", 3, undefined],
     ["codex", "edit", 3, undefined],
@@ -132,24 +135,24 @@ describe("MCP servers, per CLI", () => {
     expect(tomlString("☃ $(x) `y` 'z'")).toBe("\"☃ $(x) `y` 'z'\"");
   });
 
-  test.each([
-    ["gemini", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"],
-    ["qwen", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"],
-  ])("%s: a settings file of the run's own, named by %s (the system defaults: the user's files untouched)", (id, variable) => {
-    const inv = invoke(id);
-    expect(inv.env).toEqual({ [variable]: `${FILES}/settings.json` });
-    expect(JSON.parse(inv.files!["settings.json"]!)).toEqual({
-      mcpServers: {
-        echo: { command: "/opt/mcp/echo", args: ["--root", "/w p", 'say "hi"'], env: { ECHO_TOKEN: SECRET } },
-        docs: { httpUrl: "https://mcp.example.com/mcp", headers: { Authorization: `Bearer ${SECRET}` } },
-        events: { url: "http://127.0.0.1:9/sse", headers: {} },
-      },
-    });
-    expect(JSON.stringify(inv.files)).not.toContain('"trust"'); // never pre-approved
-  });
+  test.each([["qwen", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"]])(
+    "%s: a settings file of the run's own, named by %s (the system defaults: the user's files untouched)",
+    (id, variable) => {
+      const inv = invoke(id);
+      expect(inv.env).toEqual({ [variable]: `${FILES}/settings.json` });
+      expect(JSON.parse(inv.files!["settings.json"]!)).toEqual({
+        mcpServers: {
+          echo: { command: "/opt/mcp/echo", args: ["--root", "/w p", 'say "hi"'], env: { ECHO_TOKEN: SECRET } },
+          docs: { httpUrl: "https://mcp.example.com/mcp", headers: { Authorization: `Bearer ${SECRET}` } },
+          events: { url: "http://127.0.0.1:9/sse", headers: {} },
+        },
+      });
+      expect(JSON.stringify(inv.files)).not.toContain('"trust"'); // never pre-approved
+    },
+  );
 
   test("without servers, no file, no variable and no flag of them", () => {
-    for (const id of ["claude", "codex", "gemini", "qwen"]) {
+    for (const id of ["claude", "codex", "qwen"]) {
       const inv = invoke(id, { mcpServers: undefined, filesDir: undefined });
       expect({ id, files: inv.files, notes: inv.notes, argv: inv.argv.join(" ").includes("mcp") }).toEqual({
         id,
@@ -167,7 +170,7 @@ describe("MCP servers, per CLI", () => {
       .map((e) => e.adapter)
       .filter((a) => a.capabilities.mcpServers);
     const cli = takers.filter((a) => a.protocol.kind !== "driver" || a.protocol.driver !== "acp").map((a) => a.id);
-    expect(cli.sort()).toEqual(["claude", "codex", "gemini", "qwen"]);
+    expect(cli.sort()).toEqual(["claude", "codex", "qwen"]);
     const acp = registry.list().filter((e) => e.adapter.protocol.kind === "driver" && e.adapter.protocol.driver === "acp");
     expect(acp.length).toBeGreaterThan(5);
     for (const e of acp) expect({ id: e.adapter.id, takes: e.adapter.capabilities.mcpServers }).toEqual({ id: e.adapter.id, takes: true });

@@ -32,9 +32,10 @@ export function mcpServersObject(servers: readonly McpServer[], dialect: "claude
 
 /**
  * The run's servers as a `settings.json` of their own, for a CLI that reads one more settings file
- * from a path in an environment variable (Gemini CLI's `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, Qwen
- * Code's `QWEN_CODE_SYSTEM_DEFAULTS_PATH`): the lowest layer of its settings, under the user's and the
- * project's, whose `mcpServers` it merges by name. The user's own files are never touched.
+ * from a path in an environment variable (Qwen Code's `QWEN_CODE_SYSTEM_DEFAULTS_PATH`): the lowest
+ * layer of its settings, under the user's and the project's, whose `mcpServers` it merges by name.
+ * The user's own files are never touched. (Gemini CLI 0.61.0 has the same variable but skips the
+ * file unless root owns it and every folder above it, so it cannot take a run's own.)
  */
 export function mcpSettingsFile(
   ctx: { mcpServers?: readonly McpServer[]; filesDir?: string },
