@@ -5,6 +5,7 @@ import p_api from "./api.ts";
 import p_auggie from "./auggie.ts";
 import p_claude from "./claude/index.ts";
 import p_claude_acp from "./claude-acp.ts";
+import p_cline from "./cline.ts";
 import p_codebuddy from "./codebuddy/index.ts";
 import p_codex from "./codex/index.ts";
 import p_codex_acp from "./codex-acp.ts";
@@ -42,5 +43,5 @@ import p_qwen_acp from "./qwen-acp.ts";
 import p_reasonix from "./reasonix.ts";
 import p_trae from "./trae.ts";
 
-export const builtinIds = ["aider","amp","api","auggie","claude","claude-acp","codebuddy","codex","codex-acp","continue","copilot","copilot-acp","crush","cursor-agent","cursor-agent-acp","deepseek","devin","droid","droid-acp","gemini-acp","gemini","grok","grok-acp","junie","kilo","kimi","kimi-acp","kiro","letta","mux","openclaw","opencode","opencode-acp","pi","poolside","qoder","qoder-acp","qodo","qwen","qwen-acp","reasonix","trae"] as const;
-export const builtinAdapters: unknown[] = [p_aider, p_amp, p_api, p_auggie, p_claude, p_claude_acp, p_codebuddy, p_codex, p_codex_acp, p_continue, p_copilot, p_copilot_acp, p_crush, p_cursor_agent, p_cursor_agent_acp, p_deepseek, p_devin, p_droid, p_droid_acp, p_gemini_acp, p_gemini, p_grok, p_grok_acp, p_junie, p_kilo, p_kimi, p_kimi_acp, p_kiro, p_letta, p_mux, p_openclaw, p_opencode, p_opencode_acp, p_pi, p_poolside, p_qoder, p_qoder_acp, p_qodo, p_qwen, p_qwen_acp, p_reasonix, p_trae];
+export const builtinIds = ["aider","amp","api","auggie","claude","claude-acp","cline","codebuddy","codex","codex-acp","continue","copilot","copilot-acp","crush","cursor-agent","cursor-agent-acp","deepseek","devin","droid","droid-acp","gemini-acp","gemini","grok","grok-acp","junie","kilo","kimi","kimi-acp","kiro","letta","mux","openclaw","opencode","opencode-acp","pi","poolside","qoder","qoder-acp","qodo","qwen","qwen-acp","reasonix","trae"] as const;
+export const builtinAdapters: unknown[] = [p_aider, p_amp, p_api, p_auggie, p_claude, p_claude_acp, p_cline, p_codebuddy, p_codex, p_codex_acp, p_continue, p_copilot, p_copilot_acp, p_crush, p_cursor_agent, p_cursor_agent_acp, p_deepseek, p_devin, p_droid, p_droid_acp, p_gemini_acp, p_gemini, p_grok, p_grok_acp, p_junie, p_kilo, p_kimi, p_kimi_acp, p_kiro, p_letta, p_mux, p_openclaw, p_opencode, p_opencode_acp, p_pi, p_poolside, p_qoder, p_qoder_acp, p_qodo, p_qwen, p_qwen_acp, p_reasonix, p_trae];

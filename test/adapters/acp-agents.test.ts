@@ -30,6 +30,15 @@ describe("ACP agents", () => {
     expect(reasonix.invoke(ctx("full")).argv).toEqual(["acp"]);
   });
 
+  test("cline: its session runs inside the ACP process (no hub daemon), auto-approve only in full", () => {
+    const cline = adapter("cline");
+    // Without CLINE_SESSION_BACKEND_MODE=local, 3.0.65 starts `cline --cline-hub-daemon` detached, which outlives the run.
+    const env = { CLINE_SESSION_BACKEND_MODE: "local", CLINE_NO_AUTO_UPDATE: "1" };
+    expect(cline.invoke(ctx("read-only"))).toEqual({ argv: ["--acp", "--auto-approve", "false"], env });
+    expect(cline.invoke(ctx("edit"))).toEqual({ argv: ["--acp", "--auto-approve", "false"], env });
+    expect(cline.invoke(ctx("full"))).toEqual({ argv: ["--acp", "--auto-approve", "true"], env });
+  });
+
   test("openclaw: no Gateway listening is named, with how to start one", () => {
     const stderrTail = "ACP bridge failed: connect ECONNREFUSED 127.0.0.1:18789\n";
     const found = adapter("openclaw").classify?.({ exitCode: 1, signal: null, stderrTail, events: [] });
@@ -40,6 +49,7 @@ describe("ACP agents", () => {
   test("versions parse from each CLI's real --version output", () => {
     const cases: Array<[string, string, string]> = [
       ["kilo", "7.7.7\n", "7.7.7"],
+      ["cline", "3.0.65\n", "3.0.65"],
       ["claude-acp", "0.101.0\n", "0.101.0"],
       ["codex-acp", "@agentclientprotocol/codex-acp 2.6.0\n", "2.6.0"],
       ["reasonix", "reasonix v1.38.11\n", "1.38.11"],

@@ -2,7 +2,8 @@
  * A compare run in the web UI (src/server/ui/compare.js), in Chromium at 1280 and 390 px against a
  * real server and the fake agents: the members' columns stream side by side (stacked on a phone),
  * then each one's diff with "Apply this one"; one is applied (the others' buttons then disable), and
- * an apply refused on a conflict says so and changes nothing.
+ * an apply refused on a conflict says so and changes nothing; "Discard kept results" removes the
+ * compare run's branches (asked first) and each column then says its result was discarded.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -131,4 +132,44 @@ function suite() {
     expect(existsSync(join(cwd, "new.txt"))).toBe(true);
     await page.close();
   }, 30_000);
+
+  for (const width of ["desktop", "phone"] as const) {
+    const px = width === "phone" ? 390 : 1280;
+    test(`${px} px: Discard asks, then removes the kept branches; nothing is left to apply`, async () => {
+      const cwd = repo(tmp.path, `discard-${width}`);
+      const page = await compare(width, cwd, (p) => p.fill("#repeat", "2"));
+      const discard = page.getByRole("button", { name: "Discard kept results" });
+      await discard.waitFor();
+      const branches = () =>
+        Bun.spawnSync(["git", "branch", "--list", "od/*"], { cwd }).stdout.toString().trim().split("\n").filter(Boolean);
+      expect(branches()).toHaveLength(2);
+      await shot(page, `compare-discard-offered-${px}`);
+      // Dismissed: nothing removed.
+      page.once("dialog", (d) => d.dismiss());
+      await discard.click();
+      expect(branches()).toHaveLength(2);
+      expect(await page.getByRole("button", { name: /^Apply .*'s result$/ }).count()).toBe(2);
+      page.once("dialog", (d) => d.accept());
+      await discard.click();
+      await page.locator(".compare-outcome.applied", { hasText: "Removed 2 branches" }).waitFor();
+      expect(branches()).toEqual([]);
+      expect(await page.getByRole("button", { name: /^Apply .*'s result$/ }).count()).toBe(0);
+      expect(await page.locator(".compare-none").allTextContents()).toEqual([
+        "Nothing to apply: discarded.",
+        "Nothing to apply: discarded.",
+      ]);
+      expect(await discard.isHidden()).toBe(true);
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await seriousViolations(page)).toEqual([]);
+      await shot(page, `compare-discarded-${px}`);
+      // Opened again from the history: the results say they are gone, no Discard offered.
+      await page.reload();
+      const tab = page.getByRole("tab", { name: "History" });
+      if (await tab.isVisible()) await tab.click();
+      await page.locator("#runs button", { hasText: "write new.txt" }).first().click({ timeout: 10_000 });
+      await page.locator(".compare-none").nth(1).waitFor();
+      expect(await page.getByRole("button", { name: "Discard kept results" }).count()).toBe(0);
+      await page.close();
+    }, 60_000); // a compare run, then the page again and the run opened from the history
+  }
 }

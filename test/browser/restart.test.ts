@@ -1,41 +1,18 @@
 /**
  * `od serve` killed outright mid-run (SIGKILL: no shutdown, no run.finished) and started again on
  * the same port and OD_HOME: the page says the server is gone and stops offering Cancel; the old page
- * gets the fresh-link view from the new server (its token changed), and the new link works, the dead
- * server's run recovered as failed. At the phone width, where the banner must fit too.
+ * notices the new server refuse its token and shows the fresh-link view by itself, and the new link
+ * works, with the prompt typed meanwhile restored and the dead server's run recovered as failed. At
+ * the phone width, where the banner must fit too.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { createServer } from "node:net";
-import { join } from "node:path";
 import type { Browser } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { loaded, SCRIPT } from "./shell-support.ts";
+import { freePort, spawnServer } from "./child-server.ts";
+import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
 import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations } from "./support.ts";
-
-/** A port nobody listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
-
-/** The child server on `port`; resolves once it listens, with its URL and token. */
-async function spawnServer(env: Record<string, string>, port: number, token = "") {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "serve-child.ts")], {
-    env: { ...env, OD_TEST_PORT: String(port), OD_TEST_TOKEN: token },
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const reader = (child.stdout as ReadableStream<Uint8Array>).getReader();
-  const line = new TextDecoder().decode((await reader.read()).value);
-  return { child, ...(JSON.parse(line) as { url: string; token: string }) };
-}
 
 if (chromiumMissing) test.skip(`web UI restart (chromium): skipped, ${chromiumMissing}`, () => {});
 else describe("web UI when od serve dies mid-run (chromium)", suite);
@@ -81,11 +58,12 @@ function suite() {
     if (process.env.OD_SCREENSHOTS) await page.screenshot({ path: `${process.env.OD_SCREENSHOTS}/gone-390.png`, fullPage: true });
 
     // A new server on the same port and home: a new token, which this page does not have.
+    // What the user types meanwhile is kept across the new link.
+    await page.fill("#prompt", "slow, once more");
     second = startServer({ host: "127.0.0.1", port, maxRuns: 4, registry, env: fake.env });
     expect(second.token).not.toBe(first.token);
-    await page.fill("#prompt", "slow, once more");
-    await page.click("#run");
-    await page.locator("#fresh-link h2", { hasText: "no longer valid" }).waitFor();
+    // The page notices by itself (before anything is pressed) that its token is no longer taken.
+    await page.locator("#fresh-link h2", { hasText: "no longer valid" }).waitFor({ timeout: 15_000 });
     expect(await page.locator("#workbench").isHidden()).toBe(true);
     expect(await seriousViolations(page)).toEqual([]);
     if (process.env.OD_SCREENSHOTS) await page.screenshot({ path: `${process.env.OD_SCREENSHOTS}/fresh-link-390.png`, fullPage: true });
@@ -93,8 +71,10 @@ function suite() {
     // The link the new server printed: a working page, the dead server's run recovered as failed.
     await page.goto(`${second.url}?token=${second.token}`);
     await loaded(page);
+    await showHistory(page);
     await page.locator("#runs button", { hasText: "hang until the server dies" }).locator(".badge.failed").waitFor();
     expect(await page.locator("#banner").isHidden()).toBe(true);
+    expect(await page.inputValue("#prompt")).toBe("slow, once more");
     await page.close();
   }, 60_000);
 

@@ -32,3 +32,9 @@ export async function loaded(page: Page) {
   await page.locator("#effort:not([disabled]) option[value=high]").waitFor({ state: "attached" });
   expect(await page.inputValue("#agent")).toBe("fake");
 }
+
+/** The history: on a phone, its own tab. */
+export async function showHistory(page: Page) {
+  const tab = page.getByRole("tab", { name: "History" });
+  if (await tab.isVisible()) await tab.click();
+}

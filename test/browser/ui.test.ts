@@ -11,7 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { loaded, SCRIPT } from "./shell-support.ts";
+import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
 import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 if (chromiumMissing) test.skip(`web UI shell (chromium): skipped, ${chromiumMissing}`, () => {});
@@ -101,6 +101,7 @@ function suite() {
       await loaded(page);
       await page.fill("#prompt", "something else");
       await page.selectOption("#mode", "edit");
+      await showHistory(page); // on a phone, its own tab
       const entry = page.locator("#runs button", { hasText: "write the file" }).first();
       expect(await entry.textContent()).toContain(basename(tmp.path)); // where it ran
       await entry.focus();

@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync }
 import { homedir, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { acpModes } from "./clis-acp-modes.ts";
+import { CLINE_CLIS } from "./clis-cline.ts";
 import { NEW_CLIS } from "./clis-new.ts";
 import { PROVEN_CLIS } from "./clis-proven.ts";
 
@@ -411,6 +412,7 @@ CLIS.push(
 
 CLIS.push(...NEW_CLIS); // Droid and Continue (clis-new.ts)
 CLIS.push(...PROVEN_CLIS); // Qoder CLI and Amp up to their account servers (clis-proven.ts)
+CLIS.push(...CLINE_CLIS); // Cline over ACP (clis-cline.ts)
 
 /** Where installed CLIs live: `$OD_LIVE_CACHE`, else `~/.cache/od-live`. Never inside the repo. */
 export function cacheRoot(): string {

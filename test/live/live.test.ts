@@ -7,6 +7,7 @@ import { CLIS } from "./clis.ts";
 import { fixture, formatRows, prepareLane, type Row } from "./lane.ts";
 import { matrix, type ScenarioFn } from "./matrix.ts";
 import { authority } from "./scenarios-authority.ts";
+import { clineScenarios } from "./scenarios-cline.ts";
 import { piScenarios } from "./scenarios-pi.ts";
 
 const LIVE = process.env.OD_LIVE === "1";
@@ -63,6 +64,7 @@ describe.skipIf(!LIVE)("live lane (runs only with OD_LIVE=1, i.e. `npm run test:
       matrix(cli, scenario);
       authority(cli, scenario);
       piScenarios(cli, scenario);
+      clineScenarios(cli, scenario);
     });
   }
 });

@@ -57,6 +57,33 @@ describe("results over HTTP", () => {
     expect((await request("/api/runs/no-such-run/diff")).status).toBe(404);
   });
 
+  test("discard removes the kept branches, refused without the token; the diff then shows nothing kept", async () => {
+    await using tmp = tmpdir();
+    const { request, fake } = testApp(tmp.path, script);
+    const { repo, groupId } = await keptGroup(tmp.path, fake.env);
+    const branches = () =>
+      Bun.spawnSync(["git", "branch", "--list", `od/${groupId}/*`], { cwd: repo })
+        .stdout.toString()
+        .trim();
+    expect(branches().split("\n")).toHaveLength(2);
+    const discard = (headers: Record<string, string> = {}) =>
+      request(`/api/runs/${groupId}/discard`, { method: "POST", json: {}, headers });
+    expect((await discard({ "x-od-token": "" })).status).toBe(401);
+    expect(branches().split("\n")).toHaveLength(2);
+    const ok = await discard();
+    expect(ok.status).toBe(200);
+    const body = (await ok.json()) as { groupId: string; branches: string[]; notes: string[] };
+    expect(body.groupId).toBe(groupId);
+    expect(body.branches.sort()).toEqual([`od/${groupId}/fake`, `od/${groupId}/fake#2`].sort());
+    expect(body.notes).toEqual([]);
+    expect(branches()).toBe("");
+    const diff = (await (await request(`/api/runs/${groupId}/diff`)).json()) as { members: { diff: string | null }[] };
+    expect(diff.members.map((m) => m.diff)).toEqual([null, null]);
+    // Nothing left: a second discard removes nothing; an unknown id is a 404.
+    expect(await (await discard()).json()).toMatchObject({ branches: [], patches: [] });
+    expect((await request("/api/runs/no-such-run/discard", { method: "POST", json: {} })).status).toBe(404);
+  });
+
   test("diff of a single run: the files and diff of its run.result", async () => {
     await using tmp = tmpdir();
     const { request } = testApp(tmp.path, script);

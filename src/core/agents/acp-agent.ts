@@ -9,6 +9,7 @@
 import type { AdapterInput, Classification, ClassifyContext, Invocation, InvokeContext } from "../contract/adapter.ts";
 import type { Mode } from "../contract/events.ts";
 import { classifyStderr } from "../protocols/classify-text.ts";
+import type { ToolRule } from "../protocols/tool-facts.ts";
 import { parseVersion } from "./adapter-helpers.ts";
 
 type Capabilities = AdapterInput["capabilities"];
@@ -34,6 +35,12 @@ export interface AcpAgentInput
    * `mode` option); the driver stops the run when the agent does not offer it.
    */
   modes?: Partial<Record<Mode, string | AcpModeOption>>;
+  /**
+   * The agent's tools by name (or the start of their title, "editor: …") where its ACP calls say
+   * too little or the wrong thing: the kind od's policy decides by, replacing the agent's own, and
+   * the input keys that name the files when the call has no `locations`.
+   */
+  tools?: Record<string, ToolRule>;
   /**
    * The agent's claims: `resume` and `readOnly` always said; `streaming`, `relayApprovals` and
    * `mcpServers` are true and `skills` is "prompt" unless said otherwise.
@@ -62,7 +69,7 @@ const ACP_CAPABILITIES = { streaming: true, relayApprovals: true, mcpServers: tr
  * an example.)
  */
 export function defineAcpAgent(agent: AcpAgentInput) {
-  const { argv = [], env, modes, capabilities, version, classify, ...facts } = agent;
+  const { argv = [], env, modes, tools, capabilities, version, classify, ...facts } = agent;
   const byStderr: Classifier = ({ stderrTail }) => classifyStderr(stderrTail, { name: facts.name, login: facts.login });
   return {
     ...facts,
@@ -71,7 +78,7 @@ export function defineAcpAgent(agent: AcpAgentInput) {
     capabilities: { ...ACP_CAPABILITIES, ...capabilities },
     prompt: { via: "protocol" },
     invoke: (ctx) => invocation(ctx, argv, env),
-    protocol: { kind: "driver", driver: "acp", ...(modes ? { options: { modes: sessionOptions(modes) } } : {}) },
+    protocol: { kind: "driver", driver: "acp", ...driverOptions(modes, tools) },
   } satisfies AdapterInput;
 }
 
@@ -79,6 +86,12 @@ function invocation(ctx: InvokeContext, argv: NonNullable<AcpAgentInput["argv"]>
   const args = typeof argv === "function" ? argv(ctx) : [...argv];
   const vars = typeof env === "function" ? env(ctx) : env;
   return vars ? { argv: args, env: vars } : { argv: args };
+}
+
+/** The ACP driver's options, when the adapter gives any: the session option per mode, its tool rules. */
+function driverOptions(modes: AcpAgentInput["modes"], tools: AcpAgentInput["tools"]) {
+  if (!modes && !tools) return {};
+  return { options: { ...(modes ? { modes: sessionOptions(modes) } : {}), ...(tools ? { tools } : {}) } };
 }
 
 /** The option per mode as the ACP driver takes it: a bare value is the session's `mode` option. */

@@ -54,11 +54,14 @@ export function acpModes(session: Rec): Listed[] {
   });
 }
 
-/** A config option by its category, id or name (case-insensitive). */
+/**
+ * A config option by its id, else by its category or name (case-insensitive). The id comes first:
+ * an agent may file another option under the same category (Cline's `provider` is category "model").
+ */
 function configOption(session: Rec, kind: string): Rec | undefined {
-  return arr(session.configOptions)
-    .map(asRecord)
-    .find((o) => o && [o.category, o.id, o.name].some((v) => typeof v === "string" && v.toLowerCase() === kind));
+  const options = arr(session.configOptions).map(asRecord);
+  const is = (v: unknown) => typeof v === "string" && v.toLowerCase() === kind;
+  return options.find((o) => is(o?.id)) ?? options.find((o) => o && [o.category, o.name].some(is));
 }
 
 function modelList(session: Rec): Listed[] {

@@ -29,11 +29,15 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     .map(asRecord)
     .filter((o): o is Rec => !!o);
   const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
-  // What the agent said about this call before it asked (its tool_call updates: kind, locations) fills
-  // in what the request leaves out (Droid names no path in it): the same call, so no wider authority.
+  // The request describes the call too (often with its full input): merged into the call's state,
+  // which the agent's own tool_call updates then show under the name it gives. What the agent said
+  // about the call before it asked (kind, locations) fills in what the request leaves out (Droid
+  // names no path in it): the same call, so no wider authority; every path named must pass.
+  toolEvents(toolCall, state, false);
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
-  const kind = str(toolCall.kind) ?? known?.kind;
-  const paths = arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  // The kind as merged: the request's, else the call's own, unless the adapter's rule for the tool says otherwise.
+  const kind = known?.kind ?? str(toolCall.kind);
+  const paths = known ? [...known.locations] : arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
   // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
   const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
   // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
@@ -43,7 +47,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
-    paths: paths.length ? paths : [...(known?.locations ?? [])],
+    paths,
     mcp: isMcpTool(toolCall, known, state.ctx.mcpServers),
     detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
     toolCallId,
@@ -56,8 +60,5 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     },
     denied: (reason) => deniedTool(toolCall, state, toolCallId, reason),
   };
-  // The request describes the call too (often with its full input): merged into the call's state,
-  // which the agent's own tool_call updates then show under the name it gives.
-  toolEvents(toolCall, state, false);
   return { events: [], asks: [ask] };
 }

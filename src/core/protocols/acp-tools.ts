@@ -1,5 +1,6 @@
 import { type OdEventBody, TOOL_KINDS, type ToolKind } from "../contract/events.ts";
 import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
+import { pathsIn, type ToolRule } from "./tool-facts.ts";
 
 /**
  * ACP tool calls, merged per id: `tool_call` opens one, `tool_call_update`s carry only the
@@ -23,6 +24,12 @@ const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
 /** The calls of one run by id (part of the driver's per-run state). */
 export interface ToolState {
   tools: Map<string, Tool>;
+  /**
+   * The adapter's own word on some of its agent's tools, by name (driver option `tools`): what a
+   * call is (its kind replaces the one the agent claims) and which input keys name its files, for
+   * agents whose calls and permission requests say too little or the wrong thing.
+   */
+  rules?: Record<string, ToolRule>;
 }
 
 export interface Tool {
@@ -53,7 +60,28 @@ function merge(u: Rec, state: ToolState, id: string): Tool {
   if (content.length) tool.content = content;
   for (const l of arr(u.locations)) addPath(tool, str(asRecord(l)?.path));
   for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
+  const rule = ruleFor(state.rules, tool);
+  if (rule) {
+    tool.name ??= rule.name;
+    tool.kind = rule.kind;
+    for (const p of pathsIn(tool.input, rule.paths)) addPath(tool, p);
+  }
   return tool;
+}
+
+/**
+ * The adapter's rule for a call: by the name the agent gives it, else by its title, which some
+ * agents start with the tool's name ("editor: {…}", Cline's).
+ */
+function ruleFor(rules: ToolState["rules"], tool: Tool): (ToolRule & { name: string }) | undefined {
+  if (!rules) return undefined;
+  const title = tool.title ?? "";
+  const name = tool.name ?? Object.keys(rules).find((n) => title === n || title.startsWith(`${n}:`));
+  const rule = name !== undefined && Object.hasOwn(rules, name) ? asRecord(rules[name]) : undefined;
+  const kind = TOOL_KINDS.find((k) => k === rule?.kind);
+  if (!name || !kind) return undefined;
+  const paths = arr(rule?.paths).filter((p): p is string => typeof p === "string");
+  return { name, kind, paths };
 }
 
 /**

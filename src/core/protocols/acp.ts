@@ -25,7 +25,8 @@ export const acp = defineDriver<AcpState>({
   keepStdinOpen: true,
   idleTimeoutMs: 10 * 60_000,
   start(ctx) {
-    const state: AcpState = { ctx, calls: newCalls(), canLoad: false, part: 0, tools: new Map(), modeOption: modeOption(ctx) };
+    const rules = asRecord(ctx.options?.tools) as AcpState["rules"];
+    const state: AcpState = { ctx, calls: newCalls(), canLoad: false, part: 0, tools: new Map(), rules, modeOption: modeOption(ctx) };
     return { state, send: [initialize(state)] };
   },
   finish: (state) => unfinishedTools(state, "the agent exited"),

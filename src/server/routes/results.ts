@@ -3,7 +3,7 @@ import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
 import type { Runs } from "../../core/runs/service.ts";
 import type { LogCursor } from "../../core/store/log-read.ts";
-import { applyResult, loadGroup, memberPatch } from "../../core/workspace/apply.ts";
+import { applyResult, discardGroup, loadGroup, memberPatch } from "../../core/workspace/apply.ts";
 
 const ApplyBody = z.object({ label: z.string().min(1).max(200).optional() });
 
@@ -39,7 +39,9 @@ function runDiff(runs: Runs, runId: string) {
 /**
  * What runs changed, for the web UI: `GET /runs/:id/diff` (a compare run's members' diffs, or one
  * run's diff), and `POST /runs/:id/apply` with `{label}`, which applies a compare run member's
- * result to the working tree under the same rules as `od apply` (refused, nothing changed, on a conflict).
+ * result to the working tree under the same rules as `od apply` (refused, nothing changed, on a conflict),
+ * and `POST /runs/:id/discard`, which removes a compare run's kept results as `od discard` does (its
+ * branches and patches; what could not be removed is in `notes`).
  */
 export function resultRoutes(runs: Runs) {
   const runsDir = () => runs.deps.log.dir;
@@ -53,5 +55,6 @@ export function resultRoutes(runs: Runs) {
       if (!parsed.success)
         throw new OdError("INVALID_REQUEST", 'Send {"label": "<member>"} (the label may be left out when one member changed files)');
       return c.json(await applyResult(runsDir(), c.req.param("id"), parsed.data.label));
-    });
+    })
+    .post("/runs/:id/discard", async (c) => c.json(await discardGroup(runsDir(), c.req.param("id"))));
 }

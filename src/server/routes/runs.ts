@@ -5,6 +5,7 @@ import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/contract/errors.ts";
 import { RunRequest } from "../../core/contract/request.ts";
 import type { Runs } from "../../core/runs/service.ts";
+import { historyPage } from "../history-page.ts";
 import { resumeAfter, runEvents } from "../sse.ts";
 import { type Targets, targetOf } from "../targets.ts";
 import { jsonBody, mustBeDirectory } from "./body.ts";
@@ -46,22 +47,25 @@ export function runRoutes(runs: Runs, registry: Registry, opts: { heartbeatMs?: 
     const { request, ask, slots } = await readBody(c, runs, registry, opts.targets);
     return runs.start(request, { origin: "serve", ask, slots });
   };
-  return new Hono()
-    .post("/runs", async (c) => c.json({ runId: (await start(c)).runId }, 201))
-    .get("/runs", (c) => c.json({ runs: runs.list(Number(c.req.query("limit") ?? 50) || 50) }))
-    .get("/runs/:id", (c) => c.json(runs.summary(c.req.param("id"))))
-    .get("/runs/:id/events", (c) => runEvents(c, runs, c.req.param("id"), resumeAfter(c), opts.heartbeatMs))
-    .post("/runs/:id/cancel", (c) => c.json({ cancelled: runs.cancel(c.req.param("id")) }, 202))
-    .post("/runs/:id/permissions/:askId", async (c) => {
-      const parsed = DecisionBody.safeParse(await c.req.json().catch(() => undefined));
-      if (!parsed.success) throw new OdError("INVALID_REQUEST", 'Send {"decision": "allow" | "deny"}');
-      if (!runs.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
-        throw new OdError(
-          "RUN_NOT_FOUND",
-          "No permission request is waiting under that id",
-          "It may have timed out, or been answered already.",
-        );
-      return c.json({ ok: true });
-    })
-    .post("/chat", async (c) => runEvents(c, runs, (await start(c)).runId, -1, opts.heartbeatMs));
+  return (
+    new Hono()
+      .post("/runs", async (c) => c.json({ runId: (await start(c)).runId }, 201))
+      // The whole history (cached summaries), newest first, in pages: ?limit=&before=&agent=&status=&q=
+      .get("/runs", (c) => c.json(historyPage(runs.list(Number.MAX_SAFE_INTEGER), c.req.query())))
+      .get("/runs/:id", (c) => c.json(runs.summary(c.req.param("id"))))
+      .get("/runs/:id/events", (c) => runEvents(c, runs, c.req.param("id"), resumeAfter(c), opts.heartbeatMs))
+      .post("/runs/:id/cancel", (c) => c.json({ cancelled: runs.cancel(c.req.param("id")) }, 202))
+      .post("/runs/:id/permissions/:askId", async (c) => {
+        const parsed = DecisionBody.safeParse(await c.req.json().catch(() => undefined));
+        if (!parsed.success) throw new OdError("INVALID_REQUEST", 'Send {"decision": "allow" | "deny"}');
+        if (!runs.decide(c.req.param("id"), c.req.param("askId"), parsed.data.decision))
+          throw new OdError(
+            "RUN_NOT_FOUND",
+            "No permission request is waiting under that id",
+            "It may have timed out, or been answered already.",
+          );
+        return c.json({ ok: true });
+      })
+      .post("/chat", async (c) => runEvents(c, runs, (await start(c)).runId, -1, opts.heartbeatMs))
+  );
 }

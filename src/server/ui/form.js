@@ -33,7 +33,9 @@ export function setAgents(/** @type {Agent[]} */ list) {
   agents.clear();
   for (const a of list) agents.set(a.id, a);
   const label = (/** @type {Agent} */ a) => (a.installed ? `${a.name}${a.version ? ` ${a.version}` : ""}` : `${a.name} (not installed)`);
-  $("agent").replaceChildren(...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
+  // None installed: the list says so (the page says how to get one: setup.js).
+  const none = list.some((a) => a.installed) ? [] : [option("", "No agent is ready yet", { disabled: true, selected: true })];
+  $("agent").replaceChildren(...none, ...list.map((a) => option(a.id, label(a), { disabled: !a.installed })));
   $("compare-agents").replaceChildren(
     ...list
       .filter((a) => a.installed)
@@ -53,6 +55,9 @@ export function setAgents(/** @type {Agent[]} */ list) {
 export function currentAgent() {
   return agents.get($("agent").value);
 }
+
+/** An agent's name for people ("Fake Agent"), from its id. */
+export const agentName = (/** @type {string | undefined} */ id) => (id && agents.get(id)?.name) || id;
 
 /** Loads the agent's models and efforts; the model typed so far is kept unless `resetModel`. */
 export async function agentChanged({ resetModel = true } = {}) {
@@ -83,6 +88,19 @@ export function offerSession(/** @type {string | undefined} */ sessionId) {
   $("continue").disabled = !sessionId;
   $("continue-row").hidden = !sessionId;
   $("session").textContent = sessionId ?? "";
+  showRunLabel();
+}
+
+/** What Run will do, said on its button: "Run", "Continue" (the session), "Run ×2" (repeated), "Compare 3" (agents). */
+export function showRunLabel() {
+  const spec = readCompare();
+  $("run").textContent = spec?.agents
+    ? `Compare ${spec.agents.length}`
+    : spec?.repeat
+      ? `Run ×${spec.repeat}`
+      : $("continue").checked
+        ? "Continue"
+        : "Run";
 }
 
 /** Adds "Where" to the form when the server has named targets: this machine, or one of them (sent by name). */

@@ -1,87 +1,99 @@
 // @ts-check
-// Recent runs, newest first: agent, when it started, where, how it went, how long, tokens. Each is a
-// button (Enter or Space opens it): opening a run replays it and puts its settings back in the form.
-import { targetName } from "./form.js";
+// The history, newest first, in pages (GET /api/runs?limit=&before=): runs, conversations and compare
+// runs, one entry each, filtered by agent, status and text. "Show older" adds the next page; a reload
+// (a run started or ended) keeps as many entries as were shown.
+import { api } from "./api.js";
+import { entry } from "./history-entry.js";
 import { $ } from "./page.js";
 import { el } from "./tool-card.js";
 
-/** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord a run, or a compare run as one record */
+/** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord */
+/** @typedef {import("../history-page.ts").HistoryPage} HistoryPage */
 
-/** "14:03" today, "3 Mar 14:03" before. */
-export function when(/** @type {number | undefined} */ ms) {
-  if (!ms) return "";
-  const d = new Date(ms);
-  const time = d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
-  return d.toDateString() === new Date().toDateString() ? time : `${d.toLocaleDateString([], { day: "numeric", month: "short" })} ${time}`;
+const PAGE = 20;
+
+/** @type {{ shown: HistoryRecord[], next?: string, asked: number, onOpen: (r: HistoryRecord) => void, current?: string }} */
+const state = { shown: [], asked: 0, onOpen: () => {} };
+
+/** The filters as a query string (with `extra`). */
+function query(/** @type {Record<string, string>} */ extra) {
+  const params = new URLSearchParams(extra);
+  for (const [key, id] of /** @type {const} */ ([
+    ["agent", "history-agent"],
+    ["status", "history-status"],
+    ["q", "history-q"],
+  ])) {
+    const value = $(id).value.trim();
+    if (value) params.set(key, value);
+  }
+  return params.toString();
 }
 
-/** "850 ms", "12.3 s", "4 min 05 s". */
-export function took(/** @type {number | undefined} */ ms) {
-  if (ms === undefined) return "";
-  if (ms < 1000) return `${Math.round(ms)} ms`;
-  if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
-  return `${Math.floor(ms / 60_000)} min ${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")} s`;
-}
+const filtered = () => Boolean($("history-agent").value || $("history-status").value || $("history-q").value.trim());
 
-/** "1.2k tokens", when the run reported any. */
-function tokens(/** @type {HistoryRecord["usage"]} */ usage) {
-  const n = (usage?.inputTokens ?? 0) + (usage?.outputTokens ?? 0);
-  if (!n) return "";
-  return `${n >= 1000 ? `${(n / 1000).toFixed(1)}k` : n} tokens`;
-}
-
-/** The last two parts of a path: where a run was, short enough for a list. */
-function shortPath(/** @type {string | undefined} */ path) {
-  if (!path) return "";
-  const parts = path.split(/[\\/]/).filter(Boolean);
-  return parts.length > 2 ? `…/${parts.slice(-2).join("/")}` : path;
-}
-
-/**
- * @param {HistoryRecord} record
- * @param {(record: HistoryRecord) => void} onOpen
- * @param {string | undefined} current
- */
-function entry(record, onOpen, current) {
-  // A compare run is one entry: its members' labels where a run shows its agent.
-  const run =
-    record.kind === "compare"
-      ? { ...record, runId: record.groupId, agent: `compare: ${record.members.map((m) => m.label).join(", ")}`, on: undefined }
-      : record.kind === "thread"
-        ? { ...record, runId: record.threadId, agent: `${record.agent ?? "?"} · ${record.turns.length} turns` }
-        : record;
-  const facts = [when(run.startedAt), took(run.durationMs), tokens(run.usage)].filter(Boolean).join(" · ");
-  const button = el(
-    "button",
-    {
-      type: "button",
-      className: "run",
-      title: `${run.prompt ?? ""}\n${run.on ? `${run.on} ` : ""}${run.cwd ?? ""}`,
-      onclick: () => onOpen(record),
-    },
-    el(
-      "span",
-      { className: "run-head" },
-      el("strong", { textContent: run.agent ?? "?" }),
-      run.on && el("span", { className: "tag", textContent: `on ${targetName(run.on)}`, title: run.on }),
-      el("span", { className: `badge ${run.status}`, textContent: run.status }),
-    ),
-    el("span", { className: "run-prompt", textContent: (run.prompt ?? "").slice(0, 80) || "(no prompt)" }),
-    el("span", { className: "run-facts", textContent: facts }),
-    run.cwd && el("span", { className: "run-cwd", textContent: shortPath(run.cwd) }),
+/** Shows the page's answer; `more`: added below what is shown. */
+function render(/** @type {HistoryPage} */ page, more = false) {
+  state.shown = more ? [...state.shown, ...page.runs] : page.runs;
+  state.next = page.next;
+  $("runs").replaceChildren(...state.shown.map((r) => entry(r, state.onOpen, state.current)));
+  $("runs-empty").hidden = state.shown.length > 0;
+  $("runs-empty").textContent = filtered() ? "No run matches these filters." : "No runs yet.";
+  $("runs-more").hidden = !page.next;
+  $("runs-count").textContent = page.total > state.shown.length ? `${state.shown.length} of ${page.total} shown` : "";
+  $("history-filters").hidden = !filtered() && page.total === 0;
+  const agents = $("history-agent");
+  const chosen = agents.value;
+  agents.replaceChildren(
+    el("option", { value: "", textContent: "any" }),
+    ...page.agents.map((a) => el("option", { value: a, textContent: a })),
   );
-  if (run.runId === current) button.setAttribute("aria-current", "true");
-  return el("li", {}, button);
+  agents.value = page.agents.includes(chosen) ? chosen : "";
 }
 
-/** Shows `runs` (GET /api/runs records: runs, and compare runs as one each); `onOpen(record)` when one is chosen; `current` is marked. */
-/**
- * @param {HistoryRecord[]} runs
- * @param {(record: HistoryRecord) => void} onOpen
- * @param {string | undefined} current
- */
-export function renderHistory(runs, onOpen, current) {
-  const list = $("runs");
-  list.replaceChildren(...runs.map((r) => entry(r, onOpen, current)));
-  $("runs-empty").hidden = runs.length > 0;
+/** Loads the newest entries again (as many as shown, at least a page), marking the one holding `current`. */
+export async function loadHistory(/** @type {string | undefined} */ current) {
+  state.current = current;
+  const asked = ++state.asked;
+  /** @type {HistoryPage} */
+  const page = await api(`/runs?${query({ limit: String(Math.min(200, Math.max(PAGE, state.shown.length))) })}`);
+  if (asked === state.asked) render(page);
+}
+
+/** The next page, below what is shown. */
+async function older() {
+  if (!state.next) return;
+  const asked = ++state.asked;
+  $("runs-more").disabled = true;
+  try {
+    /** @type {HistoryPage} */
+    const page = await api(`/runs?${query({ limit: String(PAGE), before: state.next })}`);
+    if (asked !== state.asked) return;
+    const from = state.shown.length;
+    render(page, true);
+    $("runs").children[from]?.querySelector("button")?.focus(); // the keyboard goes on where the new entries start
+  } finally {
+    $("runs-more").disabled = false;
+  }
+}
+
+/** Wires the filters and "Show older"; `onOpen(record)` when an entry is chosen. */
+export function initHistory(/** @type {(record: HistoryRecord) => void} */ onOpen) {
+  state.onOpen = onOpen;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let typing;
+  const reload = () => {
+    state.shown = []; // a new filter starts from its first page
+    loadHistory(state.current).catch(() => {});
+  };
+  $("history-agent").addEventListener("change", reload);
+  $("history-status").addEventListener("change", reload);
+  $("history-q").addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(reload, 250);
+  });
+  $("history-filters").addEventListener("submit", (e) => {
+    e.preventDefault();
+    reload();
+  });
+  $("runs-more").addEventListener("click", () => older().catch(() => {}));
 }

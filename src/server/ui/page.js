@@ -6,6 +6,7 @@
  * @property {HTMLElement} version
  * @property {HTMLElement} banner
  * @property {HTMLElement} workbench
+ * @property {HTMLElement} setup
  * @property {HTMLFormElement} form
  * @property {HTMLSelectElement} agent
  * @property {HTMLInputElement} model
@@ -31,6 +32,17 @@
  * @property {HTMLElement} output
  * @property {HTMLElement} runs-empty
  * @property {HTMLUListElement} runs
+ * @property {HTMLElement} runs-count
+ * @property {HTMLButtonElement} runs-more
+ * @property {HTMLFormElement} history-filters
+ * @property {HTMLInputElement} history-q
+ * @property {HTMLSelectElement} history-agent
+ * @property {HTMLSelectElement} history-status
+ * @property {HTMLElement} tabs
+ * @property {HTMLButtonElement} tab-work
+ * @property {HTMLButtonElement} tab-history
+ * @property {HTMLElement} work
+ * @property {HTMLElement} history
  * @property {HTMLElement} fresh-link
  * @property {HTMLSelectElement | null} target where the run goes: added by form.js when the server has named targets
  */

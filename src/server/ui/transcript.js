@@ -155,25 +155,25 @@ function draw(/** @type {View} */ v, /** @type {OdEvent} */ e) {
 }
 
 /**
- * root: the output element (cleared); agentName: e.g. "Pi"; answer(askId, decision) => Promise posts the user's decision.
- * @param {HTMLElement} root
+ * The drawing state of one turn: `box` holds its prompt and events; a tool call's id, a text part's,
+ * a permission's are a turn's own (the next turn is another run, with ids of its own).
+ * @param {HTMLElement} box
  * @param {{ agentName?: string, answer: Answer }} options
+ * @returns {View}
  */
-export function createTranscript(root, { agentName, answer }) {
-  root.replaceChildren();
-  root.classList.add("transcript");
+function turnView(box, { agentName, answer }) {
   /** @type {Map<string, ReturnType<typeof createToolCard>>} */
   const tools = new Map(); // tool.call id -> card
   /** @type {View} */
   const view = {
-    root,
+    root: box,
     agentName,
     answer,
     texts: createTextParts(),
     thoughts: new Map(),
     plans: new Map(),
     asks: new Map(),
-    home: (e) => (e.parent && tools.get(e.parent)?.children) || root,
+    home: (e) => (e.parent && tools.get(e.parent)?.children) || box,
     card(e, call) {
       let made = tools.get(e.id);
       if (!made) {
@@ -184,11 +184,27 @@ export function createTranscript(root, { agentName, answer }) {
       return made;
     },
   };
+  return view;
+}
+
+/**
+ * root: the output element (cleared); agentName: e.g. "Pi"; answer(askId, decision) => Promise posts the user's decision.
+ * A conversation is one transcript: `turn()` starts the next turn (another run) below the last.
+ * @param {HTMLElement} root
+ * @param {{ agentName?: string, answer: Answer }} options
+ */
+export function createTranscript(root, options) {
+  root.replaceChildren();
+  root.classList.add("transcript");
+  let view = turnView(root, options);
   let lastSeq = -1;
+  let turns = 1;
 
   return {
     prompt(/** @type {string} */ text) {
-      root.append(el("div", { className: "prompt" }, el("span", { className: "who", textContent: "You" }), el("p", { textContent: text })));
+      view.root.append(
+        el("div", { className: "prompt" }, el("span", { className: "who", textContent: "You" }), el("p", { textContent: text })),
+      );
     },
     event(/** @type {OdEvent} */ e) {
       // A stream that reconnects may send an event again: each seq is shown once.
@@ -197,6 +213,14 @@ export function createTranscript(root, { agentName, answer }) {
         lastSeq = e.seq;
       }
       draw(view, e);
+    },
+    /** The next turn of the conversation (its own run: its events, seq from 0 again, its answers), below the last. */
+    turn(/** @type {Partial<{ agentName: string, answer: Answer }>} */ next = {}) {
+      view.texts.flush();
+      const box = el("div", { className: "turn", role: "group", ariaLabel: `Turn ${++turns}` });
+      root.append(box);
+      view = turnView(box, { ...options, ...next });
+      lastSeq = -1;
     },
   };
 }

@@ -2,7 +2,7 @@
 // The Usage view's figures as tables: totals per agent (always shown), and each day's and each
 // recent run's figures (the charts' fallback, for a screen reader or a keyboard), with the numbers'
 // formats the charts share.
-import { took, when } from "./history.js";
+import { took, when } from "./history-entry.js";
 import { el } from "./tool-card.js";
 
 /** @typedef {import("../../core/runs/usage.ts").UsageReport} UsageReport */

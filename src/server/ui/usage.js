@@ -5,7 +5,7 @@
 // "Show as a table"). mountUsage() adds the view and a link to it in the page's header.
 import { api } from "./api.js";
 import { lineChart, niceTicks, stackedBars } from "./chart.js";
-import { took, when } from "./history.js";
+import { took, when } from "./history-entry.js";
 import { el } from "./tool-card.js";
 import { agentTable, dayTable, money, runTable, tokens } from "./usage-tables.js";
 

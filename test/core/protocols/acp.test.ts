@@ -473,6 +473,17 @@ describe("ACP: a permission request that names no path", () => {
     expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "allow", by: "policy" });
   });
 
+  test("a request naming a path inside while the call itself named one outside: every path is checked, denied", async () => {
+    await using tmp = tmpdir();
+    const inside = join(tmp.path, "hello.txt");
+    const named = { permission: { ...bare.permission, toolCall: { ...bare.permission.toolCall, locations: [{ path: inside }] } } };
+    const fake = installFake(tmp.path, "fake-acp", { turn: [{ update: writeCall("/etc/od-outside.txt") }, named, chunk("ok")] }, FAKE_ACP);
+    const events = await collect(runAgent({ agent: "fake-acp", prompt: "x", cwd: tmp.path }, { registry, env: fake.env }));
+    const decision = ofType(events, "permission.decision")[0];
+    expect(decision).toMatchObject({ decision: "deny", by: "policy" });
+    expect(decision?.reason).toContain("/etc/od-outside.txt");
+  });
+
   test("with nothing known about the call, it stays an edit that names no path: denied", async () => {
     const { events } = await run({ turn: [bare, chunk("ok")] });
     expect(ofType(events, "permission.decision")[0]).toMatchObject({ decision: "deny", by: "policy" });

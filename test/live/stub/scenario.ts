@@ -12,10 +12,10 @@ export const DEFAULT_THINKING = "Let me think about this step by step.";
 export const DEFAULT_AUTH_MESSAGE =
   "Incorrect API key provided: od-live-***-key. You can find your API key at https://platform.openai.com/account/api-keys.";
 
-/** Write-like tools, most specific first: claude Write, droid Create, pi/opencode write, gemini write_file, copilot create, codex apply_patch. */
-const WRITE_TOOLS = ["Write", "Create", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch"];
+/** Write-like tools, most specific first: claude Write, droid Create, pi/opencode write, gemini write_file, copilot create, codex apply_patch, cline editor. */
+const WRITE_TOOLS = ["Write", "Create", "write", "write_file", "create", "WriteFile", "create_file", "apply_patch", "editor"];
 const PATH_KEYS = ["file_path", "filePath", "filepath", "path", "absolute_path", "file", "filename"];
-const CONTENT_KEYS = ["content", "file_text", "contents", "text", "data"];
+const CONTENT_KEYS = ["content", "file_text", "contents", "text", "data", "new_text"];
 
 /** Split text into a few chunks (about 3) so streams carry several deltas. */
 export function chunkText(text: string, parts = 3): string[] {
@@ -49,6 +49,8 @@ export function findCwd(bodyText: string): string | undefined {
     /[Ww]orking directory: ([^\n"\\<]+)/,
     /<cwd>([^<]+)<\/cwd>/,
     /working in the directory: ([^\n"\\<]+)/,
+    // Cline: "4. Working Directory: /tmp/…" in its <env> block.
+    /Working Directory: ([^\n"\\<]+)/,
   ];
   for (const re of patterns) {
     const m = re.exec(bodyText);
