@@ -146,6 +146,10 @@ export default defineAdapter({
   models: ["auto", "pro", "flash", "flash-lite"],
   efforts: [], // thinking is a settings.json matter; there is no flag
   // Gemini CLI loads GEMINI.md from the working directory as context.
+  // No MCP servers: Gemini CLI reads no settings file of a run's own. Its system defaults file
+  // (GEMINI_CLI_SYSTEM_DEFAULTS_PATH) is skipped unless root owns it and every folder above it and none
+  // is writable by others (0.61.0: "Security Warning: Skipping system defaults file"); the user's and the
+  // workspace's files are theirs. gemini-acp takes servers in its session/new.
   capabilities: { streaming: true, resume: true, readOnly: true, skills: "file" },
   skillTarget: "GEMINI.md",
   roleTarget: "GEMINI.md",

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag, type InvokeContext, mcpServersObject } from "../../src/plugin.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -9,6 +9,20 @@ import { AGENT, createState, parse } from "./parse.ts";
 const COMMAND_TOOLS = "Bash,PowerShell";
 /** Tools that change files or run commands; read-only runs deny them on top of plan mode. */
 const MUTATING_TOOLS = `Write,Edit,MultiEdit,NotebookEdit,${COMMAND_TOOLS}`;
+
+/**
+ * The run's MCP servers as a `--mcp-config` file in the run's private folder (variables and headers
+ * may be credentials: never a JSON string in argv). Added to the servers Claude loads from the user's
+ * and the project's config, not instead of them (no --strict-mcp-config): the same as every other CLI
+ * od gives servers to, and as Claude Code's own ACP bridge does. Claude asks before an MCP tool
+ * unless its settings or --allowedTools allow it, and headless (-p) that is a denial; od pre-approves
+ * none. `--mcp-config <configs...>` takes every word up to the next flag, so a flag always follows.
+ */
+function mcp(ctx: InvokeContext): { argv: string[]; files?: Record<string, string> } {
+  if (!ctx.mcpServers) return { argv: [] };
+  const config = { mcpServers: mcpServersObject(ctx.mcpServers, "claude") };
+  return { argv: ["--mcp-config", `${ctx.filesDir}/mcp.json`], files: { "mcp.json": JSON.stringify(config) } };
+}
 
 const PERMISSIONS = {
   "read-only": ["--permission-mode", "plan", "--disallowedTools", MUTATING_TOOLS],
@@ -58,29 +72,34 @@ export default defineAdapter({
     },
   },
   efforts: ["low", "medium", "high", "xhigh", "max"],
-  capabilities: { streaming: true, resume: true, readOnly: true, roles: true, allowedTools: true, skills: "native" },
+  capabilities: { streaming: true, resume: true, readOnly: true, roles: true, allowedTools: true, mcpServers: true, skills: "native" },
   skillTarget: ".claude/skills",
   // Sub-agent definitions; `--agent <name>` runs the session as one.
   roleTarget: ".claude/agents/{name}.md",
   // `-p` with no prompt argument reads the prompt from stdin.
   prompt: { via: "stdin" },
-  invoke: (ctx) => ({
-    argv: [
-      "-p",
-      "--output-format",
-      "stream-json",
-      "--verbose",
-      // Older versions lack it; without it the complete assistant records still carry everything.
-      ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
-      ...flag("--model", ctx.model),
-      ...flag("--effort", ctx.effort),
-      ...flag("--resume", ctx.resume),
-      ...flag("--agent", ctx.role),
-      ...flag("--allowedTools", ctx.allowedTools?.join(",")),
-      ...PERMISSIONS[ctx.mode],
-    ],
-    stdin: ctx.prompt,
-  }),
+  invoke: (ctx) => {
+    const servers = mcp(ctx);
+    return {
+      argv: [
+        "-p",
+        "--output-format",
+        "stream-json",
+        "--verbose",
+        // Older versions lack it; without it the complete assistant records still carry everything.
+        ...(ctx.flags && !ctx.flags.has("--include-partial-messages") ? [] : ["--include-partial-messages"]),
+        ...flag("--model", ctx.model),
+        ...flag("--effort", ctx.effort),
+        ...flag("--resume", ctx.resume),
+        ...flag("--agent", ctx.role),
+        ...flag("--allowedTools", ctx.allowedTools?.join(",")),
+        ...servers.argv,
+        ...PERMISSIONS[ctx.mode],
+      ],
+      stdin: ctx.prompt,
+      ...(servers.files ? { files: servers.files } : {}),
+    };
+  },
   protocol: defineLinesProtocol({ createState, parse }),
   classify: ({ stderrTail }) => {
     if (/cannot be used with root\/sudo/i.test(stderrTail))

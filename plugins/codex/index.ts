@@ -1,4 +1,5 @@
 import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
+import { codexMcp } from "./mcp.ts";
 import { AGENT, createState, parse } from "./parse.ts";
 
 /**
@@ -59,21 +60,27 @@ export default defineAdapter({
   // Codex reads AGENTS.md in the working directory on its own.
   // Its own sandbox is bubblewrap (commands, and file writes through its fs helper since 0.17x), which must
   // mount and so cannot start inside od's Landlock sandbox: there, od's holds the mode (ownSandbox).
-  capabilities: { streaming: true, resume: true, readOnly: true, ownSandbox: true, skills: "file" },
+  capabilities: { streaming: true, resume: true, readOnly: true, ownSandbox: true, mcpServers: true, skills: "file" },
   skillTarget: "AGENTS.md",
   prompt: { via: "stdin" },
-  invoke: (ctx) => ({
-    argv: [
-      "exec",
-      "--json",
-      "--skip-git-repo-check",
-      ...flag("--model", ctx.model),
-      ...(ctx.effort ? ["-c", `model_reasoning_effort="${ctx.effort}"`] : []),
-      ...SANDBOX[ctx.mode],
-      ...(ctx.resume ? ["resume", ctx.resume] : []), // a subcommand, not a flag
-    ],
-    stdin: ctx.prompt,
-  }),
+  invoke: (ctx) => {
+    const mcp = codexMcp(ctx);
+    return {
+      argv: [
+        "exec",
+        "--json",
+        "--skip-git-repo-check",
+        ...flag("--model", ctx.model),
+        ...(ctx.effort ? ["-c", `model_reasoning_effort="${ctx.effort}"`] : []),
+        ...mcp.argv,
+        ...SANDBOX[ctx.mode],
+        ...(ctx.resume ? ["resume", ctx.resume] : []), // a subcommand, not a flag
+      ],
+      stdin: ctx.prompt,
+      ...(Object.keys(mcp.env).length ? { env: mcp.env } : {}),
+      ...(mcp.notes.length ? { notes: mcp.notes } : {}),
+    };
+  },
   protocol: defineLinesProtocol({ createState, parse }),
   classify: ({ stderrTail }) => {
     const unknown = /no rollout found for thread id \S+/i.exec(stderrTail);

@@ -1,4 +1,4 @@
-import { classifyStderr, defineAdapter, defineLinesProtocol, flag } from "../../src/plugin.ts";
+import { classifyStderr, defineAdapter, defineLinesProtocol, flag, mcpSettingsFile } from "../../src/plugin.ts";
 import { AGENT, CLI, createState, parse } from "./parse.ts";
 
 /**
@@ -16,7 +16,10 @@ export default defineAdapter({
   models: [],
   efforts: [], // no effort flag (settings only)
   // Qwen Code loads QWEN.md from the working directory as context.
-  capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, skills: "file" },
+  // MCP servers: a settings file of the run's own, as the system defaults (mcpSettingsFile); never `trust`ed.
+  // Qwen Code 0.24.4 reads it from the run's private folder under /tmp (`qwen mcp list` lists its servers),
+  // where Gemini CLI 0.61.0 skips a system file that root does not own.
+  capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, mcpServers: true, skills: "file" },
   skillTarget: "QWEN.md",
   roleTarget: "QWEN.md",
   prompt: { via: "stdin" },
@@ -32,6 +35,7 @@ export default defineAdapter({
       APPROVAL_MODE[ctx.mode],
     ],
     stdin: ctx.prompt,
+    ...mcpSettingsFile(ctx, "QWEN_CODE_SYSTEM_DEFAULTS_PATH"),
   }),
   protocol: defineLinesProtocol({ createState, parse }),
   classify: ({ stderrTail }) => {

@@ -10,9 +10,11 @@ import type {
   SessionConfigOption,
   SessionModeState,
 } from "@agentclientprotocol/sdk";
+import { z } from "zod";
 import { selectAgent } from "../core/agents/select.ts";
 import { OdError } from "../core/contract/errors.ts";
 import type { Mode } from "../core/contract/events.ts";
+import { type McpServer, McpServers } from "../core/contract/mcp.ts";
 import { VERSION } from "../core/os/version.ts";
 import type { Od } from "../od.ts";
 import { runPrompt } from "./prompt.ts";
@@ -57,7 +59,7 @@ export class OdAcpAgent {
     this.deps = { registry: opts.od.registry, env: this.env, fixedAgent: opts.agent, ceiling: opts.mode ?? "edit" };
   }
 
-  /** Capabilities as the agent a new session gets has them: images, and session/load for an agent that resumes. */
+  /** Capabilities as the agent a new session gets has them: images, MCP servers over HTTP, and session/load for an agent that resumes. */
   async initialize(): Promise<InitializeResponse> {
     const agentId = await this.defaultAgent().catch(() => undefined);
     const caps = agentId ? this.deps.registry.get(agentId)?.adapter.capabilities : undefined;
@@ -66,6 +68,8 @@ export class OdAcpAgent {
       agentCapabilities: {
         loadSession: caps?.resume ?? false,
         promptCapabilities: { image: caps?.images ?? false, audio: false, embeddedContext: true },
+        // Servers of every transport are taken; one the agent cannot take is left out, and the run says so.
+        mcpCapabilities: { http: caps?.mcpServers ?? false, sse: caps?.mcpServers ?? false },
       },
       authMethods: [],
       agentInfo: { name: "od", title: "od", version: VERSION },
@@ -76,8 +80,16 @@ export class OdAcpAgent {
     const cwd = absolute(params.cwd);
     const agentId = await this.defaultAgent();
     this.adapter(agentId);
-    if (params.mcpServers?.length) this.opts.log(`session/new: ${params.mcpServers.length} MCP server(s) not passed on to the agent`);
-    const s: AcpSession = { id: crypto.randomUUID(), cwd, agent: agentId, model: this.opts.model, mode: this.deps.ceiling, runs: [] };
+    const mcpServers = clientServers(params.mcpServers);
+    const s: AcpSession = {
+      id: crypto.randomUUID(),
+      cwd,
+      agent: agentId,
+      model: this.opts.model,
+      mode: this.deps.ceiling,
+      runs: [],
+      mcpServers,
+    };
     this.sessions.set(s.id, s);
     saveSession(s, this.env);
     return { sessionId: s.id, ...(await this.described(s, client)) };
@@ -89,6 +101,7 @@ export class OdAcpAgent {
     const stored = this.sessions.get(params.sessionId) ?? readSession(params.sessionId, this.env);
     const s: AcpSession = stored ?? { id: params.sessionId, agent: await this.defaultAgent(), mode: this.deps.ceiling, runs: [], cwd };
     if (!stored) s.resume = params.sessionId;
+    s.mcpServers = clientServers(params.mcpServers);
     if (this.opts.agent && s.agent !== this.opts.agent)
       throw new OdError(
         "INVALID_REQUEST",
@@ -162,6 +175,18 @@ export class OdAcpAgent {
       .catch(() => {});
     return { modes: modeState(s, this.deps), configOptions: options };
   }
+}
+
+/** The client's MCP servers, held to the run request's shapes before any reaches an agent (contract/mcp.ts). */
+function clientServers(given: unknown): McpServer[] {
+  const parsed = McpServers.safeParse(given ?? []);
+  if (!parsed.success)
+    throw new OdError(
+      "INVALID_REQUEST",
+      `mcpServers: ${z.prettifyError(parsed.error)}`,
+      "Name each server with letters, digits, '_' and '-'.",
+    );
+  return parsed.data;
 }
 
 function absolute(cwd: string): string {

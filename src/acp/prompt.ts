@@ -55,6 +55,7 @@ export async function runPrompt(s: AcpSession, blocks: ContentBlock[], deps: Pro
   try {
     const { text, images } = promptOf(blocks, () => (dir ??= mkdtempSync(join(tmpdir(), "od-acp-"))));
     const request: RunRequest = { agent: s.agent, prompt: text, cwd: s.cwd, mode: s.mode, model: s.model, resume: s.resume, images };
+    if (s.mcpServers?.length) request.mcpServers = s.mcpServers;
     const broker = clientBroker({
       client: deps.client,
       sessionId: s.id,

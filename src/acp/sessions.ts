@@ -6,6 +6,7 @@ import { listModels, type ModelList } from "../core/agents/models.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { Mode } from "../core/contract/events.ts";
+import type { McpServer } from "../core/contract/mcp.ts";
 import type { Env } from "../core/contract/request.ts";
 import { odHome } from "../core/os/paths.ts";
 import type { RunLog } from "../core/store/run-log.ts";
@@ -25,6 +26,8 @@ export interface AcpSession {
   runs: string[];
   /** The prompt now running, if any. */
   running?: AbortController;
+  /** The MCP servers the client gave in session/new or session/load: every prompt's run gets them; never saved (they may hold credentials). */
+  mcpServers?: McpServer[];
 }
 
 /** What the sessions' options are built from. */
@@ -134,7 +137,7 @@ export function setOption(s: AcpSession, configId: string, value: unknown, deps:
 const fileOf = (env: Env, id: string) => join(odHome(env), "acp-sessions", `${id.replace(/[^\w.-]/g, "_")}.json`);
 
 export function saveSession(s: AcpSession, env: Env): void {
-  const { running: _running, ...kept } = s;
+  const { running: _running, mcpServers: _mcpServers, ...kept } = s;
   const file = fileOf(env, s.id);
   mkdirSync(join(file, ".."), { recursive: true });
   writeFileSync(`${file}.tmp`, JSON.stringify(kept));

@@ -3,6 +3,7 @@ import { OdError } from "../core/contract/errors.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import type { PlanView } from "../core/run/dry-run.ts";
 import { log } from "./log.ts";
+import { readMcpConfig } from "./mcp-config.ts";
 import { sandboxArg } from "./sandbox.ts";
 
 /** `od run`'s options. */
@@ -52,6 +53,12 @@ export const runArgs = {
     valueHint: "list",
   },
   "max-turns": { type: "string", description: "Cap the agent's turns (CLIs that take one)", valueHint: "n" },
+  "mcp-config": {
+    type: "string",
+    description:
+      'Give the agent the MCP servers in this file ({"mcpServers": {name: {command, args, env} | {type: "http", url, headers}}}, as in .mcp.json; agents that take them)',
+    valueHint: "file",
+  },
   role: { type: "string", description: "Act as a role defined with `od init` for this agent", valueHint: "name" },
   image: {
     type: "string",
@@ -100,6 +107,7 @@ export async function requestFrom(args: RunArgs, rawArgs: string[]): Promise<{ b
       .map((t) => t.trim())
       .filter(Boolean),
     maxTurns: args["max-turns"] === undefined ? undefined : wholeNumber("--max-turns", args["max-turns"]),
+    mcpServers: args["mcp-config"] === undefined ? undefined : readMcpConfig(args["mcp-config"]),
   };
   return { base, attempts: retries + 1 };
 }
@@ -126,6 +134,8 @@ export function printPlan(plan: PlanView, json: boolean, label?: string): void {
     `env:   ${plan.envKeys.join(", ") || "(inherited only)"}`,
     `stdin: ${plan.stdin === undefined ? "(none)" : JSON.stringify(plan.stdin)}`,
     `sandbox: ${sandboxLine(plan.sandbox)}`,
+    ...(plan.files ? [`files: ${plan.files.join(", ")} (written at launch, removed after)`] : []),
+    ...(plan.mcp ? [`mcp:   ${plan.mcp}`] : []),
   ];
   process.stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
   if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);

@@ -15,6 +15,7 @@ import { loopSettings } from "../../src/core/run/launch.ts";
 import { planRun } from "../../src/core/run/plan.ts";
 import { collect, FIXTURES, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 import { runAgent } from "../support/run.ts";
+import { mcpConformance } from "./conformance-mcp.ts";
 
 /** Tokens that lift a CLI's approvals or sandbox; never allowed below `full`. */
 export const BYPASS_TOKENS = [
@@ -252,6 +253,9 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
         expect(resumed.argv.join(" ") + resumed.session).toContain("sess-123"); // argv, or session/load (ACP)
       }
     });
+
+    test("MCP servers are a declared capability: taken, each reaches the CLI and no credential is in argv; else the run says which were not given", () =>
+      mcpConformance(entry));
 
     test("the driver never throws on garbage, and what it emits is valid", () => {
       const driver = driverFor(adapter);

@@ -4,7 +4,7 @@
  * $FAKE_SCRIPT (JSON) when prompted:
  *   { "loadSession"?: bool, "images"?: bool, "modes"?: string[] (a "mode" config option), "models"?: string[],
  *     "modelNames"?: {id: name} (display names of "models"), "configModels"?: string[], "authError"?: string,
- *     "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
+ *     "mcpCapabilities"?: {http?, sse?}, "startDelayMs"?: n, "lingerMs"?: n (stays that long after its stdin closes), "history"?: [update...], "turn": [step...], "stopReason"?: "end_turn" }
  * Turn steps: {"update": {...sessionUpdate...}} | {"permission": {toolCall, options}, "then"?: [step...]} (waits for the
  *     answer; `then` runs only when an allow option was picked) | {"write": {path, text}} (the agent's own write)
  *   | {"sleep": ms} | {"hang": true} | {"crash": code} | {"promptError": {code, message}} | {"request": method}
@@ -71,7 +71,11 @@ for await (const chunk of Bun.stdin.stream()) {
         id: m.id,
         result: {
           protocolVersion: 1,
-          agentCapabilities: { loadSession: script.loadSession ?? false, promptCapabilities: { image: script.images ?? false } },
+          agentCapabilities: {
+            loadSession: script.loadSession ?? false,
+            promptCapabilities: { image: script.images ?? false },
+            ...(script.mcpCapabilities ? { mcpCapabilities: script.mcpCapabilities } : {}),
+          },
           authMethods: [],
         },
       });

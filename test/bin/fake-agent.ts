@@ -19,16 +19,23 @@
  *   {"firstTime": "marker", "then": [...], "else": [...]}   "then" on the first run only (the marker file remembers)
  *   {"kill": "SIGKILL"}        kill ourselves with a signal
  *
- * With $FAKE_RECORD set, argv, cwd, our pid and what was read from stdin are written there as JSON.
+ * With $FAKE_RECORD set, argv, cwd, our pid and what was read from stdin are written there as JSON, and
+ * `files`: the content of every file an argument or a variable ending in _PATH names as it starts (config
+ * od writes for the run and removes after it, such as Claude's --mcp-config), `modes` their permission
+ * bits and their folder's, with `env` those variables.
  */
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 
 type Step = Record<string, unknown>;
 const steps: Step[] = process.env.FAKE_SCRIPT ? JSON.parse(readFileSync(process.env.FAKE_SCRIPT, "utf8")) : [];
+const pathVars = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k.endsWith("_PATH") && v?.startsWith("/")));
 const record = {
   argv: process.argv.slice(2),
   cwd: process.cwd(),
   pid: process.pid,
+  env: pathVars,
+  ...readNamedFiles([...process.argv.slice(2), ...Object.values(pathVars)]),
   stdin: [] as string[],
   sh: [] as Array<{ command: string; code: number | null; stderr: string }>,
 };
@@ -113,4 +120,19 @@ async function runStep(step: Step): Promise<void> {
 /** Writes and waits for the pipe to drain, so large outputs keep their order and back-pressure. */
 function write(text: string): Promise<void> {
   return new Promise((resolve) => (out(text) ? resolve() : process.stdout.once("drain", () => resolve())));
+}
+
+/** The content of each small regular file these absolute paths name, and its mode and its folder's (other arguments are skipped). */
+function readNamedFiles(paths: Array<string | undefined>): { files: Record<string, string>; modes: Record<string, string> } {
+  const files: Record<string, string> = {};
+  const modes: Record<string, string> = {};
+  const mode = (p: string) => (statSync(p).mode & 0o777).toString(8);
+  for (const p of paths)
+    try {
+      if (!p?.startsWith("/") || !statSync(p).isFile() || statSync(p).size >= 65_536) continue;
+      files[p] = readFileSync(p, "utf8");
+      modes[p] = mode(p);
+      modes[dirname(p)] = mode(dirname(p));
+    } catch {}
+  return { files, modes };
 }

@@ -42,8 +42,8 @@ export interface AcpAgentInput
    */
   tools?: Record<string, ToolRule>;
   /**
-   * The agent's claims: `resume` and `readOnly` always said; `streaming` and `relayApprovals` are
-   * true and `skills` is "prompt" unless said otherwise.
+   * The agent's claims: `resume` and `readOnly` always said; `streaming`, `relayApprovals` and
+   * `mcpServers` are true and `skills` is "prompt" unless said otherwise.
    */
   capabilities: Partial<Capabilities> & Pick<Capabilities, "resume" | "readOnly">;
   /** Default: `--version`, read by the common pattern (parseVersion). */
@@ -60,8 +60,8 @@ export interface AcpAgentInput
 
 type Classifier = (ctx: ClassifyContext) => Classification | undefined;
 
-/** The defaults an ACP agent's capabilities start from. */
-const ACP_CAPABILITIES = { streaming: true, relayApprovals: true, skills: "prompt" } as const;
+/** The defaults an ACP agent's capabilities start from: MCP servers go in its session/new (and session/load), as ACP defines. */
+const ACP_CAPABILITIES = { streaming: true, relayApprovals: true, mcpServers: true, skills: "prompt" } as const;
 
 /**
  * Declares an adapter for an agent od drives over ACP: the preset filled in, the differences

@@ -19,6 +19,8 @@ export type {
 export { defineAdapter, defineLinesProtocol } from "../contract/adapter.ts";
 export { OdError } from "../contract/errors.ts";
 export type { Mode, OdEvent, OdEventBody, PlanEntry, ToolKind } from "../contract/events.ts";
+export type { McpServer } from "../contract/mcp.ts";
+export { isStdio } from "../contract/mcp.ts";
 export { VERSION } from "../os/version.ts";
 // A tool call's kind, files and plan (tool-facts.ts, plan-entries.ts): what a CLI says besides the name.
 export { acpToolKind } from "../protocols/acp-tools.ts";
@@ -33,3 +35,4 @@ export { factsOf, pathsIn, todosAt, toolCallEvents, toolTable } from "../protoco
 export type { AcpAgentInput, AcpModeOption } from "./acp-agent.ts";
 export { defineAcpAgent } from "./acp-agent.ts";
 export { flag, parseVersion } from "./adapter-helpers.ts";
+export { mcpServersObject, mcpSettingsFile, pairsObject } from "./mcp-config.ts";

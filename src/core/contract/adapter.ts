@@ -2,6 +2,7 @@ import { z } from "zod";
 import { DetectSchema, fn } from "./detect.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { OdEventBody } from "./events.ts";
+import type { McpServer } from "./mcp.ts";
 import type { ValidRequest } from "./request.ts";
 
 export type { AuthState } from "./detect.ts";
@@ -22,6 +23,14 @@ export interface InvokeContext
   promptFile?: string;
   /** The run's private temp folder, when the kernel sandbox holds the run: where a CLI that keeps run data in the working directory keeps it in read-only mode. */
   tmpDir?: string;
+  /**
+   * The run's MCP servers (never empty when set), for an adapter with capabilities.mcpServers: its
+   * CLI takes them by flags (values that may be secrets in `env`, never in argv) or by a config file
+   * it returns in `files`. An ACP agent's driver hands them over in its session instead.
+   */
+  mcpServers?: McpServer[];
+  /** A private folder (made 0700 at launch, removed after the run) where `files` are written. */
+  filesDir?: string;
 }
 
 /** What `invoke` returns. `argv` excludes the executable itself; never a shell string. */
@@ -31,6 +40,10 @@ export interface Invocation {
   env?: Record<string, string>;
   /** Bytes written to stdin, which is then closed (prompt delivery `stdin`). */
   stdin?: string;
+  /** Files to write (0600) in `ctx.filesDir` before the CLI starts, by plain name ("mcp.json"); removed after the run. */
+  files?: Record<string, string>;
+  /** What the run says, once, after its header, about how the CLI was set up (an MCP server it could not be given, and why). */
+  notes?: Array<{ label: string; detail: string }>;
 }
 
 export interface ClassifyContext {
@@ -157,6 +170,11 @@ export const AdapterSchema = z
       allowedTools: z.boolean().default(false),
       /** The CLI takes a cap on agentic turns (--max-turns). */
       maxTurns: z.boolean().default(false),
+      /**
+       * The CLI takes MCP servers per run: `invoke` gets them in ctx.mcpServers (a driver protocol's
+       * session gets them instead). Without it a run given servers goes on without them, and says so.
+       */
+      mcpServers: z.boolean().default(false),
       skills: z.enum(["native", "prompt", "file"]).default("prompt"),
     }),
     /** Where `od init` writes a role: a file per role ("{name}" in the path) or an instruction file with one section per role (default AGENTS.md). */

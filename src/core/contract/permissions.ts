@@ -12,6 +12,8 @@ export interface PermissionAsk {
   kind: ActionKind;
   /** Paths the action touches, when the request names them. */
   paths?: string[];
+  /** The action is an MCP server's tool: od cannot tell what it does, so read-only mode never allows it. */
+  mcp?: boolean;
   /** A short text of what the agent asks (for the event and a terminal). */
   detail?: string;
   /**

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { Mode } from "./events.ts";
+import { McpServers } from "./mcp.ts";
 
 /** An environment as od reads and hands it down: the shape of `process.env`. */
 export type Env = Record<string, string | undefined>;
@@ -34,6 +35,11 @@ export const RunRequest = z.object({
   role: FlagValue.optional(),
   /** Image files to send with the prompt, for agents that accept images natively. */
   images: z.array(z.string().min(1)).default([]),
+  /**
+   * MCP servers the agent gets for this run, in ACP's shapes (contract/mcp.ts), for adapters whose
+   * capabilities take them; any other run goes on without them and says which were not given.
+   */
+  mcpServers: McpServers.default([]),
   /** Where the agent runs: this machine (unset), or `ssh://…`, `docker://…`, `podman://…`, `kubectl://…` (core/remote). */
   on: z.string().min(1).optional(),
 });

@@ -1,4 +1,5 @@
 import type { ActionKind, Decision, PermissionAsk } from "../contract/permissions.ts";
+import { isMcpTool } from "./acp-mcp.ts";
 import type { AcpState } from "./acp-state.ts";
 import { deniedTool, toolEvents } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";
@@ -47,6 +48,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
     paths,
+    mcp: isMcpTool(toolCall, known, state.ctx.mcpServers),
     detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
     toolCallId,
     input,

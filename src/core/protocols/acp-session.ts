@@ -1,5 +1,6 @@
 import type { OdEventBody } from "../contract/events.ts";
 import { VERSION } from "../os/version.ts";
+import { sessionMcpServers } from "./acp-mcp.ts";
 import { acpModelStep } from "./acp-models.ts";
 import type { AcpState, Purpose, SessionOption } from "./acp-state.ts";
 import { unfinishedTools } from "./acp-tools.ts";
@@ -42,13 +43,14 @@ export function afterInitialize(result: Rec, state: AcpState): DriverStep {
       message: `${ctx.agent.name} cannot load an earlier session over ACP`,
       hint: "Start a new run without --resume.",
     });
-  const params = { cwd: ctx.cwd, mcpServers: [] };
+  const { mcpServers, note } = sessionMcpServers(ctx.mcpServers, capabilities, ctx.agent.name);
+  const params = { cwd: ctx.cwd, mcpServers };
   // session/load replays the conversation as updates: the past is not emitted again.
   state.loading = Boolean(ctx.resume);
   const send = ctx.resume
     ? call(state.calls, "session", "session/load", { ...params, sessionId: ctx.resume })
     : call(state.calls, "session", "session/new", params);
-  return { events: [], send: [send] };
+  return { events: note ? [note] : [], send: [send] };
 }
 
 export function afterSession(result: Rec, state: AcpState): DriverStep {

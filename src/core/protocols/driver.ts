@@ -1,5 +1,6 @@
 import type { LinesProtocol } from "../contract/adapter.ts";
 import type { Mode, OdEventBody } from "../contract/events.ts";
+import type { McpServer } from "../contract/mcp.ts";
 import type { PermissionAsk } from "../contract/permissions.ts";
 import type { ImageInput, ValidRequest } from "../contract/request.ts";
 
@@ -13,6 +14,8 @@ export interface DriverContext
   sessionMode?: Mode;
   /** Images to send with the prompt, read (adapters with capabilities.images only). */
   images?: ImageInput[];
+  /** MCP servers for the session (adapters with capabilities.mcpServers only): an ACP agent gets them in session/new and session/load. */
+  mcpServers?: McpServer[];
   /** The adapter's options for its driver (protocol.options), e.g. how ACP makes the agent read-only. */
   options?: Record<string, unknown>;
 }

@@ -52,9 +52,10 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
     if (queued) yield seen(queued);
     await held.slot(opts);
     if (opts.resolveCwd) ({ plan, invocation } = moveTo(opts.resolveCwd(plan.request.cwd), plan, invocation, prompt, opts));
+    held.writeFiles(plan, invocation);
     driving = start(plan, invocation, prompt, opts, held, outcome);
     yield seen(started(plan, invocation.argv, prompt));
-    for (const note of notes) yield seen(note);
+    for (const note of [...(plan.mcp.note ? [plan.mcp.note] : []), ...setupNotes(invocation), ...notes]) yield seen(note);
     ending.exit = yield* drive(driving);
     for (const body of outcome.closeOpenTools()) yield seen(body);
     const closing = await closingError(plan, driving.supervisor, outcome, ending.exit, opts.idleTimeoutMs);
@@ -116,6 +117,11 @@ function moveTo(cwd: string, plan: Plan, invocation: Invocation, prompt: string,
   const request = { ...plan.request, cwd };
   const moved = { ...plan, request, sandbox: planSandbox({ adapter: plan.adapter, request, env: plan.env, setting: opts.sandbox }) };
   return { plan: moved, invocation: invocationFor(moved, prompt, opts.platform) };
+}
+
+/** The invocation's own notes (a server its CLI could not be given), as status lines. */
+function setupNotes(invocation: Invocation): OdEventBody[] {
+  return (invocation.notes ?? []).map((n) => ({ type: "status", label: String(n.label), detail: String(n.detail) }));
 }
 
 function started(plan: Plan, argv: string[], prompt: string): OdEventBody {

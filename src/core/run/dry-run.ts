@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import type { BodyOf } from "../contract/events.ts";
 import { driverContext, type Plan } from "./plan.ts";
 import { sandboxView } from "./sandbox.ts";
@@ -17,6 +18,10 @@ export interface PlanView {
   stdin?: string;
   /** For CLIs that read the prompt from a file: where it would be written, and what. */
   promptFile?: { path: string; content: string };
+  /** Files a run would write for its CLI (its MCP config): their paths only, since they may carry credentials. */
+  files?: string[];
+  /** The MCP servers the agent would not get, and why (the plan's word and its CLI's). */
+  mcp?: string;
   /** What would hold the mode besides the CLI's flags (as run.started says it). */
   sandbox: NonNullable<BodyOf<"run.started">["sandbox"]>;
 }
@@ -36,6 +41,17 @@ export function viewPlan(plan: Plan): PlanView {
     envKeys: Object.keys(invocation.env ?? {}),
     stdin: driver.keepStdinOpen ? opening.map((m) => JSON.stringify(m)).join("\n") : invocation.stdin,
     ...(plan.promptFile ? { promptFile: { path: plan.promptFile, content: plan.composed } } : {}),
+    ...(invocation.files && plan.mcp.filesDir ? { files: Object.keys(invocation.files).map((f) => join(plan.mcp.filesDir!, f)) } : {}),
+    ...mcpView(plan),
     sandbox: sandboxView(plan.sandbox.sandbox),
   };
+}
+
+/** What the run would say of the MCP servers it leaves out: the plan's status, then the invocation's own notes. */
+function mcpView(plan: Plan): { mcp?: string } {
+  const said = [
+    ...(plan.mcp.note?.type === "status" ? [plan.mcp.note.detail] : []),
+    ...(plan.invocation.notes ?? []).filter((n) => n.label === "mcp").map((n) => n.detail),
+  ];
+  return said.length ? { mcp: said.join("; ") } : {};
 }

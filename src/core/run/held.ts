@@ -1,10 +1,11 @@
+import type { Invocation } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { OdEventBody } from "../contract/events.ts";
 import type { Transport } from "../loops/transport.ts";
 import { untilExit } from "../os/exit-cleanup.ts";
+import { writePrivateFiles, writePromptFile } from "../os/private-files.ts";
 import { AgentProcess } from "../os/process.ts";
 import type { Ladder } from "../os/process-group.ts";
-import { writePromptFile } from "../os/prompt-file.ts";
 import { type Mark, RUN_MARKER, reap, reapNow, runMark } from "../os/reap.ts";
 import { ownerMark } from "../os/sentinel.ts";
 import { type AppliedSkills, applySkills } from "../skills/apply.ts";
@@ -23,6 +24,7 @@ export class Held {
   supervisor: Supervisor | undefined;
   private applied: AppliedSkills | undefined;
   private promptFile: { remove(): void } | undefined;
+  private files: { remove(): void } | undefined;
   private releaseSlot: (() => void) | undefined;
   private readonly forget = untilExit(() => {
     if (this.transport instanceof AgentProcess) this.transport.killNow();
@@ -30,6 +32,7 @@ export class Held {
     if (marks) reapNow(marks);
     this.applied?.undo();
     this.promptFile?.remove();
+    this.files?.remove();
   });
 
   /** Places the plan's skills and writes its prompt file; returns the prompt the agent gets, and the notes to show. */
@@ -41,6 +44,15 @@ export class Held {
     }
     if (plan.promptFile) this.promptFile = writePromptFile(plan.promptFile, prompt);
     return { prompt, notes: this.applied?.notes ?? [] };
+  }
+
+  /** Writes the files the invocation hands its CLI by path (its MCP config), in the plan's private folder, just before launch. */
+  writeFiles(plan: Plan, invocation: Invocation): void {
+    const files = invocation.files ?? {};
+    if (!Object.keys(files).length) return;
+    if (!plan.mcp.filesDir)
+      throw new OdError("PLUGIN_ERROR", `${plan.adapter.name}'s invoke returned files, but no folder was planned for them`);
+    this.files = writePrivateFiles(plan.mcp.filesDir, files);
   }
 
   /** Takes a run slot if one is free; otherwise the status that says the run waits for one. */
@@ -71,9 +83,10 @@ export class Held {
     if (marks) await reap(marks);
     this.releaseSlot?.();
     const kept = this.applied?.undo() ?? [];
-    try {
-      this.promptFile?.remove();
-    } catch {}
+    for (const written of [this.promptFile, this.files])
+      try {
+        written?.remove();
+      } catch {}
     this.forget(); // last: an exit during the cancel ladder above still cleans up
     return kept;
   }

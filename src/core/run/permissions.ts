@@ -7,15 +7,18 @@ export type Broker = (ask: Omit<PermissionAsk, "reply">, signal: AbortSignal) =>
 
 /**
  * The run's policy, and the answer whenever nobody is attached to ask: read-only
- * allows reads only; edit allows reads and edits of paths inside the working
- * directory; full allows everything. Anything unclear is denied (fail closed).
+ * allows reads only, and never an MCP tool's call (whatever kind the agent says it is); edit
+ * allows reads and edits of paths inside the working directory; full allows everything.
+ * Anything unclear is denied (fail closed).
  */
 export function policyDecision(
-  ask: Pick<PermissionAsk, "kind" | "paths">,
+  ask: Pick<PermissionAsk, "kind" | "paths" | "mcp">,
   mode: Mode,
   cwd: string,
 ): { decision: Decision; reason: string } {
   if (mode === "full") return { decision: "allow", reason: "full mode allows everything" };
+  if (mode === "read-only" && ask.mcp)
+    return { decision: "deny", reason: "read-only mode allows no MCP tool (what one does is its server's to say, not od's)" };
   if (ask.kind === "read") return { decision: "allow", reason: `${mode} mode allows reads` };
   if (mode === "read-only") return { decision: "deny", reason: "read-only mode denies anything that writes or executes" };
   if (ask.kind !== "edit")

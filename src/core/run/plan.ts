@@ -10,7 +10,7 @@ import { OdError } from "../contract/errors.ts";
 import type { ImageInput } from "../contract/request.ts";
 import { RunRequest, type ValidRequest } from "../contract/request.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
-import { plannedPromptFile } from "../os/prompt-file.ts";
+import { plannedPromptFile } from "../os/private-files.ts";
 import { resolveExecutable } from "../os/resolve.ts";
 import { didYouMean } from "../os/suggest.ts";
 import type { Driver, DriverContext } from "../protocols/driver.ts";
@@ -18,6 +18,7 @@ import type { Target } from "../remote/target.ts";
 import { applySkills } from "../skills/apply.ts";
 import type { Skill } from "../skills/catalog.ts";
 import { checkImages, checkModel, checkRequest, resolveSkills } from "./checks.ts";
+import { type McpPlan, planMcp } from "./mcp.ts";
 import { remoteAdapter, remoteTarget } from "./remote-plan.ts";
 import type { Env, RunOptions } from "./request.ts";
 import { planSandbox, type SandboxPlan } from "./sandbox.ts";
@@ -46,6 +47,8 @@ export interface Plan {
   driver: Driver;
   /** For CLIs that read the prompt from a file: where it goes (written at launch). */
   promptFile?: string;
+  /** The MCP servers the agent gets, and where their files go; or the note that it gets none. */
+  mcp: McpPlan;
   invocation: Invocation;
   env: Env;
   /** What holds the mode besides the CLI's flags (the kernel, where it can), and what it lets the agent write. */
@@ -107,6 +110,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
     flags: cached ? new Set(cached) : undefined,
     driver: driverFor(adapter, entry.source),
     promptFile: adapter.prompt.via === "file" ? plannedPromptFile() : undefined,
+    mcp: planMcp(adapter, request),
     env,
     sandbox,
   };
@@ -118,7 +122,10 @@ export function invocationFor(plan: Omit<Plan, "invocation">, prompt: string, pl
   const { adapter, request, bin } = plan;
   const mode = plan.sandbox.cliMode ?? request.mode;
   const tmpDir = plan.sandbox.sandbox.policy ? plan.sandbox.tmp : undefined;
-  const invoke = () => adapter.invoke({ ...request, mode, prompt, bin, flags: plan.flags, promptFile: plan.promptFile, tmpDir });
+  const { given, filesDir } = plan.mcp;
+  const mcp = given.length ? { mcpServers: given, filesDir } : { mcpServers: undefined };
+  const files = { promptFile: plan.promptFile, tmpDir };
+  const invoke = () => adapter.invoke({ ...request, ...mcp, mode, prompt, bin, flags: plan.flags, ...files });
   const invocation = callPlugin(adapter, plan.trusted, "invoke()", invoke);
   if (plan.resolved && !plan.target)
     guardCommandLineBudget(adapter, bin, invocation.argv, { platform, env: { ...plan.env, ...invocation.env } });
@@ -131,7 +138,8 @@ export function driverContext(plan: Plan, prompt = plan.composed): DriverContext
   const options = adapter.protocol.kind === "driver" ? adapter.protocol.options : undefined;
   // The session mode the agent is put in follows the CLI's flags (cliMode); od's own policy answers by the run's mode.
   const session = plan.sandbox.cliMode ? { sessionMode: plan.sandbox.cliMode } : {};
-  return { ...request, ...session, prompt, images: plan.images, agent: { name: adapter.name, login: adapter.login }, options };
+  const agent = { name: adapter.name, login: adapter.login };
+  return { ...request, ...session, prompt, images: plan.images, mcpServers: plan.mcp.given, agent, options };
 }
 
 /**

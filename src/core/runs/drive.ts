@@ -114,11 +114,25 @@ function refusal(events: OdEvent[]): Refusal {
 }
 
 /**
- * What a run's request.json keeps: the request as asked (prompt, agent, model, mode, skills…; a
- * request carries no environment, so no credential), its working directory made absolute, who
- * started it and that od's pid (recovery leaves a run whose od is alive to it), and for a compare
- * run's member its `groupId`.
+ * What a run's request.json keeps: the request as asked (prompt, agent, model, mode, skills…; of
+ * its MCP servers only their names and transports, since their commands, URLs, variables and
+ * headers often carry credentials), its working directory made absolute, who started it and that
+ * od's pid (recovery leaves a run whose od is alive to it), and for a compare run's member its `groupId`.
  */
-export function storedRequest<R extends { cwd?: string }>(request: R, origin: { origin: string; pid: number }, extra = {}) {
-  return { ...request, cwd: resolve(request.cwd ?? process.cwd()), ...origin, ...extra };
+export function storedRequest<R extends { cwd?: string; mcpServers?: unknown }>(
+  request: R,
+  origin: { origin: string; pid: number },
+  extra = {},
+) {
+  const { mcpServers, ...asked } = request;
+  const servers = Array.isArray(mcpServers) && mcpServers.length ? { mcpServers: keptOf(mcpServers) } : {};
+  return { ...asked, ...servers, cwd: resolve(request.cwd ?? process.cwd()), ...origin, ...extra };
+}
+
+/** A server's name and transport, whatever else it said (the request is stored as asked, before validation). */
+function keptOf(servers: unknown[]): Array<{ name: unknown; type: unknown }> {
+  return servers.map((s) => {
+    const r = (typeof s === "object" && s !== null ? s : {}) as Record<string, unknown>;
+    return { name: r.name, type: r.type ?? "stdio" };
+  });
 }

@@ -34,7 +34,14 @@ describe("defineAcpAgent", () => {
       skillTarget: "AGENTS.md",
     });
     expect(a.version).toEqual({ args: ["-V"], parse });
-    expect(a.capabilities).toEqual({ streaming: false, relayApprovals: true, skills: "file", resume: true, readOnly: true });
+    expect(a.capabilities).toEqual({
+      streaming: false,
+      relayApprovals: true,
+      mcpServers: true,
+      skills: "file",
+      resume: true,
+      readOnly: true,
+    });
   });
 
   test("a failure is read from stderr with the agent's own name and login; what is not known stays unclassified", () => {
