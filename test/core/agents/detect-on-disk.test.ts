@@ -195,6 +195,9 @@ const CASES: Case[] = [
     files: { ".pi/agent/auth.json": { x: { type: "api_key" } } },
     expect: { status: "logged-out", auth: "missing" },
   },
+  { name: "qodo, nothing", id: "qodo", expect: { status: "logged-out", auth: "missing" } },
+  { name: "qodo, `qodo login`'s key file", id: "qodo", files: { ".qodo/auth.key": "qodo-key" }, expect: { status: "ready", auth: "ok" } },
+  { name: "qodo, QODO_API_KEY", id: "qodo", env: { QODO_API_KEY: "k" }, expect: { status: "ready", auth: "ok" } },
 ];
 
 describe("detection reads the install and the login from disk", () => {
@@ -203,7 +206,8 @@ describe("detection reads the install and the login from disk", () => {
       await using tmp = tmpdir();
       const a = byId(c.id);
       install(tmp.path, a, c.version ?? "2.1.332");
-      for (const [path, data] of Object.entries(c.files ?? {})) write(join(tmp.path, path), JSON.stringify(data));
+      for (const [path, data] of Object.entries(c.files ?? {}))
+        write(join(tmp.path, path), typeof data === "string" ? data : JSON.stringify(data));
       const env = { PATH: `${join(tmp.path, "bin")}:/usr/bin:/bin`, HOME: tmp.path, ...c.env };
       const spawned: string[] = [];
       const [d] = await detectAll([a], env, {
