@@ -1,12 +1,12 @@
 /**
  * 7b. Detection with every built-in npm CLI installed the npm way, on fakes: each adapter with
  * `detect.npmPackage` in a fresh prefix (`lib/node_modules/<pkg>/package.json`, `bin/<bin>` linked
- * to the package's entry, a script that notes each run). Cold `od agents --refresh` (target
+ * to the package's entry, a script that notes each run), a user logged in on disk. Cold `od agents --refresh` (target
  * < 150 ms), the `--version`s it ran (target 0), and every process detection starts, counted in
  * process through detectAll's prober (target 0; what still runs is named).
  */
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { detectAll } from "../../src/core/agents/detect.ts";
 import type { Detection } from "../../src/core/agents/detection.ts";
@@ -39,6 +39,7 @@ export async function benchAllOnDisk(reps: number): Promise<Figure[]> {
     mkdirSync(join(tmp.path, "bin"), { recursive: true });
     symlinkSync(join(pkgDir, "bin", "cli"), join(tmp.path, "bin", a.bin));
   }
+  loggedIn(tmp.path);
   const env = { PATH: `${join(tmp.path, "bin")}:/usr/bin:/bin`, HOME: tmp.path, NO_COLOR: "1" };
   const times: number[] = [];
   const versions: number[] = [];
@@ -73,6 +74,20 @@ export async function benchAllOnDisk(reps: number): Promise<Figure[]> {
       note: ran.length ? `started: ${ran.join("; ")}` : undefined,
     }),
   ];
+}
+
+/** A user logged in the way each CLI writes it on disk (Claude's OAuth login, Codex's, pi's, Qodo's key), so no auth command is needed. */
+function loggedIn(home: string): void {
+  const files: Record<string, unknown> = {
+    ".claude/.credentials.json": { claudeAiOauth: { accessToken: "a", refreshToken: "r", expiresAt: Date.now() + 3_600_000 } },
+    ".codex/auth.json": { OPENAI_API_KEY: null, tokens: { id_token: "i", access_token: "a", refresh_token: "r" } },
+    ".pi/agent/auth.json": { anthropic: { type: "oauth", refresh: "r", access: "a", expires: Date.now() + 3_600_000 } },
+    ".qodo/auth.key": "od-bench-not-a-key",
+  };
+  for (const [path, data] of Object.entries(files)) {
+    mkdirSync(dirname(join(home, path)), { recursive: true });
+    writeFileSync(join(home, path), typeof data === "string" ? data : JSON.stringify(data));
+  }
 }
 
 async function odAgents(env: Record<string, string>, args: string[]): Promise<{ ms: number; detections: Detection[] }> {
