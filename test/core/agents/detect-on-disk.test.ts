@@ -236,6 +236,27 @@ describe("capabilities from the version", () => {
   test("a flag without a `since` leaves it to --help", () => {
     expect(flagsFromVersion(byId("cursor-agent"), "2026.1.1")).toBeUndefined();
   });
+  test.each([
+    ["claude 2.1.0", ["--version"], ["--include-partial-messages"]],
+    ["claude 0.9.0", ["--version"], []],
+    ["no version here", ["--version", "--help"], ["--include-partial-messages"]],
+  ])("no version on disk, `--version` says %p: --help only when that tells nothing", async (said, spawned, flags) => {
+    await using tmp = tmpdir();
+    write(join(tmp.path, "bin", "claude"), "#!/bin/sh\n", 0o755); // not an npm install: the version must be asked
+    const ran: string[] = [];
+    const answer = (args: string) => (args === "--help" ? "  --include-partial-messages  stream" : said);
+    const [d] = await detectAll(
+      [claude],
+      { PATH: join(tmp.path, "bin"), HOME: tmp.path, ANTHROPIC_API_KEY: "k" },
+      {
+        probe: async (cmd) => (
+          ran.push(cmd.slice(1).join(" ")), { exitCode: 0, output: answer(cmd.slice(1).join(" ")), timedOut: false, failedToStart: false }
+        ),
+      },
+    );
+    expect(ran).toEqual(spawned);
+    expect(d!.flags).toEqual(flags);
+  });
 });
 
 describe("Node's version from its install", () => {
