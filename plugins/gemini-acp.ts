@@ -1,5 +1,5 @@
 import { defineAcpAgent } from "../src/plugin.ts";
-import { AGENT, CLI } from "./gemini.ts";
+import { AGENT, AUTH, CLI } from "./gemini.ts";
 
 /**
  * Gemini CLI over the Agent Client Protocol (`gemini --acp`): the same CLI as `gemini`, with
@@ -16,8 +16,9 @@ export default defineAcpAgent({
   detect: {
     configDir: ".gemini",
     npmPackage: "@google/gemini-cli",
-    auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] },
-    help: { args: ["--help"], flags: ["--acp"] },
+    auth: AUTH,
+    // `--acp` since 0.33 (google-gemini/gemini-cli#21171; 0.61.0's --help lists it): the version tells, no `--help` runs.
+    help: { args: ["--help"], flags: ["--acp"], since: { "--acp": "0.33.0" } },
   },
   // Over ACP the model is chosen by the session's model option, from the ids Gemini lists there
   // (`od run` refuses others and names the valid ones); the command-line aliases do not apply.

@@ -23,6 +23,28 @@ import {
  */
 export const AGENT = { name: "Gemini CLI", login: "run `gemini` and pick a sign-in method (/auth), or set GEMINI_API_KEY" };
 
+/**
+ * Gemini CLI's login without starting it (getAuthTypeFromEnv, Storage.getOAuthCredsPath and
+ * security.auth.selectedType in its 0.61 bundle): the variables that pick an auth type, a Google
+ * login's oauth_creds.json, or a sign-in method chosen in settings.json. Its encrypted storage can
+ * keep the login in a keychain instead, so their absence leaves the login unknown.
+ */
+export const AUTH = {
+  envKeys: [
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "GOOGLE_GENAI_USE_GCA=true",
+    "GOOGLE_GENAI_USE_VERTEXAI=true",
+    "CLOUD_SHELL=true",
+    "GEMINI_CLI_USE_COMPUTE_ADC=true",
+  ],
+  files: [
+    { path: "{GEMINI_CLI_HOME:-.}/.gemini/oauth_creds.json" },
+    { path: "{GEMINI_CLI_HOME:-.}/.gemini/settings.json", key: "security.auth.selectedType" },
+    { path: "{GEMINI_CLI_HOME:-.}/.gemini/settings.json", key: "selectedAuthType" }, // before settings were nested
+  ],
+};
+
 /** The CLI itself, shared with `gemini-acp` (the same binary over ACP). */
 export const CLI = {
   homepage: "https://github.com/google-gemini/gemini-cli",
@@ -141,7 +163,7 @@ export default defineAdapter({
   id: "gemini",
   ...AGENT,
   ...CLI,
-  detect: { configDir: ".gemini", npmPackage: "@google/gemini-cli", auth: { envKeys: ["GEMINI_API_KEY", "GOOGLE_API_KEY"] } },
+  detect: { configDir: ".gemini", npmPackage: "@google/gemini-cli", auth: AUTH },
   // The `--model` aliases Gemini CLI resolves itself (auto routes between pro and flash).
   models: ["auto", "pro", "flash", "flash-lite"],
   efforts: [], // thinking is a settings.json matter; there is no flag

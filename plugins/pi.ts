@@ -15,6 +15,22 @@ export function parseModelTable(output: string): string[] {
     .map((cols) => `${cols[0]}/${cols[1]}`);
 }
 
+/** The variables pi-ai reads a provider's credentials from (env-api-keys.js), Bedrock's and Vertex's included. */
+const PI_ENV_KEYS = [
+  ...["ANTHROPIC_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "AZURE_OPENAI_API_KEY", "DEEPSEEK_API_KEY", "GEMINI_API_KEY"],
+  ...["GOOGLE_CLOUD_API_KEY", "GROQ_API_KEY", "CEREBRAS_API_KEY", "XAI_API_KEY", "OPENROUTER_API_KEY", "AI_GATEWAY_API_KEY"],
+  ...["ZAI_API_KEY", "MISTRAL_API_KEY", "MINIMAX_API_KEY", "MINIMAX_CN_API_KEY", "MOONSHOT_API_KEY", "HF_TOKEN", "FIREWORKS_API_KEY"],
+  ...["OPENCODE_API_KEY", "KIMI_API_KEY", "CLOUDFLARE_API_KEY", "XIAOMI_API_KEY", "XIAOMI_TOKEN_PLAN_CN_API_KEY"],
+  ...["XIAOMI_TOKEN_PLAN_AMS_API_KEY", "XIAOMI_TOKEN_PLAN_SGP_API_KEY", "COPILOT_GITHUB_TOKEN", "GH_TOKEN", "GITHUB_TOKEN"],
+  ...["AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI"],
+  ...["AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_WEB_IDENTITY_TOKEN_FILE", "GOOGLE_CLOUD_PROJECT", "GCLOUD_PROJECT"],
+];
+
+const PI_AUTH_FILES = [
+  { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/auth.json" },
+  { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/models.json", key: "providers" },
+];
+
 const PI = { name: "Pi", login: "run `pi` and type /login, or set the provider's API key" };
 
 export default defineAdapter({
@@ -32,16 +48,10 @@ export default defineAdapter({
   detect: {
     configDir: ".pi",
     npmPackage: "@mariozechner/pi-coding-agent",
-    // `pi --list-models` (on stderr) lists only providers it has credentials for: a login or key in
-    // auth.json (`{}` until then) or a provider of models.json.
-    auth: {
-      files: [
-        { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/auth.json" },
-        { path: "{PI_CODING_AGENT_DIR:-.pi/agent}/models.json", key: "providers" },
-      ],
-      args: ["--list-models"],
-      classify: (output) => (/no models available/i.test(output) ? "missing" : /^provider\s+model/m.test(output) ? "ok" : "unknown"),
-    },
+    // pi reaches a provider with a login or key in auth.json (`{}` until then), a provider of
+    // models.json, or a provider's key in the environment (getEnvApiKey in @mariozechner/pi-ai 0.73):
+    // nowhere else, so with none of them it is logged out. `--list-models` is its catalog, not detection.
+    auth: { envKeys: PI_ENV_KEYS, files: PI_AUTH_FILES, complete: true },
     models: { args: ["--list-models"], parse: parseModelTable },
   },
   efforts: ["off", "minimal", "low", "medium", "high", "xhigh"],

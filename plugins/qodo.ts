@@ -45,12 +45,9 @@ export default defineAdapter({
   detect: {
     configDir: ".qodo",
     npmPackage: "@qodo/command",
-    auth: {
-      envKeys: ["QODO_API_KEY"],
-      // Without a key (or a `qodo login`), `qodo --version` says so and exits 1.
-      args: ["--version"],
-      classify: (out) => (NO_KEY.test(out) ? "missing" : "unknown"),
-    },
+    // Its key is QODO_API_KEY or what `qodo login` wrote to ~/.qodo/auth.key (validateKey in dist/auth of
+    // 0.36.0), nowhere else: without either it is logged out (`qodo --version` then says so and exits 1).
+    auth: { envKeys: ["QODO_API_KEY"], files: [{ path: ".qodo/auth.key" }], complete: true },
   },
   // `qodo models` lists them, through Qodo's servers; `-m, --model=model_name` selects one.
   models: [],

@@ -52,7 +52,8 @@ export default defineAdapter({
   detect: {
     configDir: ".claude",
     npmPackage: "@anthropic-ai/claude-code",
-    help: { args: ["--help"], flags: ["--include-partial-messages"] },
+    // Since 1.0.109 (its changelog; 2.1.332's --help lists it): the version tells, no `--help` runs.
+    help: { args: ["--help"], flags: ["--include-partial-messages"], since: { "--include-partial-messages": "1.0.109" } },
     auth: {
       envKeys: [
         "ANTHROPIC_API_KEY",
@@ -60,9 +61,15 @@ export default defineAdapter({
         "CLAUDE_CODE_OAUTH_TOKEN",
         "CLAUDE_CODE_USE_BEDROCK",
         "CLAUDE_CODE_USE_VERTEX",
+        "CLAUDE_CODE_USE_FOUNDRY",
       ],
-      // An OAuth login on Linux and Windows (macOS keeps it in the keychain, where the probe finds it).
-      files: [{ path: "{CLAUDE_CONFIG_DIR:-.claude}/.credentials.json", key: "claudeAiOauth" }],
+      // An OAuth login on Linux and Windows (macOS keeps it in the keychain, where the probe finds it), a key
+      // helper in settings, or a key `/login` saved in its config (what 2.1.332's binary reads).
+      files: [
+        { path: "{CLAUDE_CONFIG_DIR:-.claude}/.credentials.json", key: "claudeAiOauth" },
+        { path: "{CLAUDE_CONFIG_DIR:-.claude}/settings.json", key: "apiKeyHelper" },
+        { path: "{CLAUDE_CONFIG_DIR:-.}/.claude.json", key: "primaryApiKey" },
+      ],
       // `claude auth status --json` prints {"loggedIn": true|false, ...}.
       args: ["auth", "status", "--json"],
       classify: (output) => {

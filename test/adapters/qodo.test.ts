@@ -7,7 +7,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
-import { detectOne } from "../../src/core/agents/detect.ts";
+import { detectContext, detectOne } from "../../src/core/agents/detect.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import { alive, collect, finished, installFake, ofType, tmpdir } from "../helpers.ts";
 import { cacheRoot } from "../live/clis.ts";
@@ -22,14 +22,18 @@ const realEnv = (home: string) => ({
   PATH: [REAL_BIN, dirname(Bun.which("node") ?? "/usr/bin/node"), "/usr/bin", "/bin"].join(":"),
   HOME: home,
 });
+const NOT_RUN = { exitCode: null, output: "", timedOut: false, failedToStart: true };
 const ctx = { prompt: "-x", cwd: "/work/project", bin: "/usr/bin/qodo" };
 
 describe("qodo: the real CLI (0.36.0)", () => {
   real(
-    "detection: the version from its package.json (`qodo --version` exits 1 without a key), no login",
+    "detection: the version from its package.json, no login (no key file, no variable), without starting it",
     async () => {
       await using tmp = tmpdir();
-      const d = await detectOne(qodo, realEnv(tmp.path));
+      const started: string[] = [];
+      const ctx = detectContext(realEnv(tmp.path), { probe: async (cmd) => (started.push(cmd.join(" ")), NOT_RUN) });
+      const d = await detectOne(qodo, realEnv(tmp.path), ctx);
+      expect(started).toEqual([]);
       expect(d.version).toBe("0.36.0");
       expect(d.status).toBe("logged-out");
       expect(d.problems[0]).toMatchObject({ code: "AGENT_AUTH_REQUIRED", hint: expect.stringContaining("qodo login") });

@@ -8,18 +8,23 @@
  * (a fresh OD_HOME), cached `od agents`, whether all seven are ready at their pinned versions,
  * and detectAll in process (the 9 adapters of those CLIs, gemini-acp and qwen-acp included). Model
  * catalogs are not detection's (issue 19): fetched when models are asked for, so neither runs one.
- * Skipped with a note when the cache lacks one of them. Also, on fakes: every built-in npm CLI
- * installed the npm way (its version on disk), cold `od agents --refresh`.
+ * What the cache lacks is installed first from the lane's pins (test/live's installer), so the
+ * section never runs on no CLI; it is skipped with a note only when that install fails. Targets
+ * (issue 34): cold `od agents --refresh` ≤ 300 ms, every one ready at its pinned version, and no
+ * process started by detection (counted in process, through detectAll's prober). Also, on fakes:
+ * every built-in npm CLI installed the npm way (on-disk-detect.bench.ts).
  */
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { detectAll } from "../../src/core/agents/detect.ts";
 import type { Detection } from "../../src/core/agents/detection.ts";
 import type { Adapter } from "../../src/core/contract/adapter.ts";
+import { probe } from "../../src/core/os/probe.ts";
 import { tmpdir } from "../helpers.ts";
-import { CLIS, cacheRoot, installDir, type LiveCli } from "../live/clis.ts";
+import { CLIS, cacheRoot, installCli, installDir, type LiveCli } from "../live/clis.ts";
 import { BUN, OD } from "./fakes.ts";
+import { benchAllOnDisk } from "./on-disk-detect.bench.ts";
 import { type Figure, figure, median } from "./stats.ts";
 
 const SECTION = "7 real-detect";
@@ -29,10 +34,10 @@ const binDir = (cli: LiveCli) => join(installDir(cli), cli.binSubdir ?? join("no
 
 export async function benchRealDetect(opts: { reps: number; burners: number }): Promise<Figure[]> {
   const clis = IDS.map((id) => CLIS.find((c) => c.id === id)!);
-  const absent = clis.filter((cli) => !existsSync(join(binDir(cli), cli.bin)));
   const figures = await benchAllOnDisk(opts.reps);
-  if (absent.length) {
-    const note = `skipped: ${absent.map((c) => c.id).join(", ")} not installed in ${cacheRoot()} (\`npm run test:live\` installs them)`;
+  const failed = await installAbsent(clis);
+  if (failed.length) {
+    const note = `skipped: ${failed.join("; ")} (installing into ${cacheRoot()} failed)`;
     return [...figures, figure(SECTION, "real CLIs", "", [], { note })];
   }
   const registry = await loadRegistry([]);
@@ -50,6 +55,16 @@ export async function benchRealDetect(opts: { reps: number; burners: number }): 
   return [...figures, ...report(quiet, "quiet"), ...report(busy, `${opts.burners} CPU burners`)];
 }
 
+/** Installs the CLIs the cache lacks at the lane's pins, one at a time; returns what failed, with why. */
+async function installAbsent(clis: LiveCli[]): Promise<string[]> {
+  const failed: string[] = [];
+  for (const cli of clis.filter((c) => !existsSync(join(binDir(c), c.bin)))) {
+    process.stderr.write(` installing ${cli.pkg}@${cli.version}…`);
+    await installCli(cli).catch((err) => failed.push(`${cli.id}: ${String(err?.message ?? err).split("\n")[0]}`));
+  }
+  return failed;
+}
+
 interface Samples {
   single: number[];
   slowest: string[];
@@ -58,6 +73,8 @@ interface Samples {
   inProcess: number[];
   wrong: number[];
   fromDisk: number[];
+  spawns: number[];
+  spawned: Set<string>;
   notes: Set<string>;
 }
 
@@ -69,6 +86,8 @@ const newSamples = (): Samples => ({
   inProcess: [],
   wrong: [],
   fromDisk: [],
+  spawns: [],
+  spawned: new Set(),
   notes: new Set(),
 });
 
@@ -86,9 +105,12 @@ async function oneRound(clis: LiveCli[], adapters: Adapter[], s: Samples): Promi
   for (const [cli, d] of wrong) s.notes.add(`${cli.id}: ${d?.status} ${d?.version} (${d?.problems.map((p) => p.code).join(",")})`);
   s.wrong.push(wrong.length);
   s.fromDisk.push(seven.filter(([, d]) => d?.versionFrom === "package" || d?.versionFrom === "install-dir").length);
+  const ran: string[] = [];
   const t = performance.now();
-  await detectAll(adapters, env);
+  await detectAll(adapters, env, { probe: (cmd, o) => (ran.push(cmd.join(" ").replace(`${cacheRoot()}/`, "")), probe(cmd, o)) });
   s.inProcess.push(performance.now() - t);
+  s.spawns.push(ran.length);
+  for (const cmd of ran) s.spawned.add(cmd);
 }
 
 function report(s: Samples, when: string): Figure[] {
@@ -98,7 +120,7 @@ function report(s: Samples, when: string): Figure[] {
   const wrong = s.notes.size ? `not ready or not at the pinned version: ${[...s.notes].join("; ")}` : undefined;
   return [
     figure(SECTION, `${when}: slowest single --version, alone`, "ms", s.single, { note: `${when}: the slowest was ${slowest}` }),
-    figure(SECTION, `${when}: od agents --refresh, cold (7 real CLIs)`, "ms", s.cold),
+    figure(SECTION, `${when}: od agents --refresh, cold (7 real CLIs)`, "ms", s.cold, { target: "<= 300 ms", met: median(s.cold) <= 300 }),
     figure(SECTION, `${when}: cold / slowest single probe`, "x", ratio, { target: "<= 1.2", met: median(ratio) <= 1.2 }),
     figure(SECTION, `${when}: od agents, cached`, "ms", s.cached),
     figure(SECTION, `${when}: detectAll of their 9 adapters (in process)`, "ms", s.inProcess),
@@ -109,6 +131,11 @@ function report(s: Samples, when: string): Figure[] {
       note: wrong,
     }),
     figure(SECTION, `${when}: of the 7, version read from disk`, "", s.fromDisk),
+    figure(SECTION, `${when}: processes detection started (9 adapters)`, "", s.spawns, {
+      target: "0",
+      met: Math.max(...s.spawns) === 0,
+      note: s.spawned.size ? `started: ${[...s.spawned].join("; ")}` : undefined,
+    }),
   ];
 }
 
@@ -162,52 +189,4 @@ export async function withBurners<T>(n: number, f: () => Promise<T>): Promise<T>
     for (const b of burners) b.kill("SIGKILL");
     await Promise.all(burners.map((b) => b.exited));
   }
-}
-
-/**
- * Every built-in adapter with `detect.npmPackage`, installed the npm way in a fresh prefix
- * (`lib/node_modules/<pkg>/package.json`, `bin/<bin>` linked to the package's entry, a script
- * that notes each run): cold `od agents --refresh`, and how many `--version`s it ran.
- */
-async function benchAllOnDisk(reps: number): Promise<Figure[]> {
-  await using tmp = tmpdir("od-bench-on-disk-");
-  const registry = await loadRegistry([]);
-  const npm = registry
-    .list()
-    .map((e) => e.adapter)
-    .filter((a) => a.detect.npmPackage);
-  const ranLog = join(tmp.path, "ran");
-  for (const a of npm) {
-    const pkgDir = join(tmp.path, "lib", "node_modules", a.detect.npmPackage!);
-    if (existsSync(join(pkgDir, "package.json"))) continue; // gemini and gemini-acp share one
-    mkdirSync(join(pkgDir, "bin"), { recursive: true });
-    writeFileSync(join(pkgDir, "package.json"), JSON.stringify({ name: a.detect.npmPackage, version: "9.9.9" }));
-    writeFileSync(join(pkgDir, "bin", "cli"), `#!/bin/sh\necho "$*" >> "${ranLog}"\necho "${a.bin} 9.9.9"\n`, { mode: 0o755 });
-    mkdirSync(join(tmp.path, "bin"), { recursive: true });
-    symlinkSync(join(pkgDir, "bin", "cli"), join(tmp.path, "bin", a.bin));
-  }
-  const env = { PATH: `${join(tmp.path, "bin")}:/usr/bin:/bin`, HOME: tmp.path, NO_COLOR: "1" };
-  const times: number[] = [];
-  const versions: number[] = [];
-  for (let rep = 0; rep < reps + 1; rep++) {
-    writeFileSync(ranLog, "");
-    const { ms, detections } = await odAgents({ ...env, OD_HOME: join(tmp.path, `.od-${rep}`) }, ["--refresh"]);
-    if (rep === 0) continue; // warm-up: page cache
-    if (detections.some((d) => npm.some((a) => a.id === d.id) && d.status !== "ready")) throw new Error("a fake npm install is not ready");
-    times.push(ms);
-    versions.push(
-      readFileSync(ranLog, "utf8")
-        .split("\n")
-        .filter((l) => l === "--version").length,
-    );
-  }
-  const label = `${npm.length} adapters installed the npm way (fakes; help scans still run them)`;
-  return [
-    figure(SECTION, "every version on disk: od agents --refresh, cold", "ms", times, {
-      target: "< 150 ms",
-      met: median(times) < 150,
-      note: label,
-    }),
-    figure(SECTION, "every version on disk: --version runs", "", versions, { target: "0", met: Math.max(...versions) === 0 }),
-  ];
 }

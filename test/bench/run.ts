@@ -10,8 +10,8 @@
  *   bun run bench -- --quick          fewer repetitions, smaller streams
  *   bun run bench -- --only parse,scale
  *
- * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs;
- * skipped with a note when its cache lacks them), sandbox (the kernel sandbox's cost per spawn), pair (real
+ * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs,
+ * installed from its pins when its cache lacks them), sandbox (the kernel sandbox's cost per spawn), pair (real
  * Claude Code through od against it alone, on the loopback model). Needs dist/od (`npm run build`; built here when missing);
  * OD_BENCH_OD=/path/to/od measures another build instead (a proposed fix, side by side).
  */

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import type { Adapter } from "../contract/adapter.ts";
+import type { Adapter, AuthState } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 
 /**
@@ -23,8 +23,28 @@ export function homePath(spec: string, env: Env, home: string): string | undefin
 }
 
 /**
+ * The login as the environment and the CLI's files tell it, without starting anything:
+ * "ok" when one shows a login; "missing" when none does and the adapter declares them
+ * the only places (`auth.complete`); undefined when only the CLI's own probe can tell.
+ */
+export function authOnDisk(adapter: Adapter, env: Env, home: string): AuthState | undefined {
+  const auth = adapter.detect.auth;
+  if (!auth) return undefined;
+  if (auth.envKeys.some((k) => envShows(k, env))) return "ok";
+  if (authFromFiles(adapter, env, home)) return "ok";
+  return auth.complete ? "missing" : undefined;
+}
+
+/** `NAME`: set and not empty; `NAME=value`: set to that value. */
+export function envShows(key: string, env: Env): boolean {
+  const eq = key.indexOf("=");
+  if (eq < 0) return Boolean(env[key]);
+  return env[key.slice(0, eq)] === key.slice(eq + 1);
+}
+
+/**
  * "ok" when one of `detect.auth.files` holds something: its `key` set (a JSON file's
- * top-level field, not empty), or without a key the file not empty (`{}` is empty).
+ * field, `a.b` for a nested one, not empty), or without a key the file not empty (`{}` is empty).
  */
 export function authFromFiles(adapter: Adapter, env: Env, home: string): "ok" | undefined {
   for (const file of adapter.detect.auth?.files ?? []) {
@@ -43,9 +63,15 @@ export function authFromFiles(adapter: Adapter, env: Env, home: string): "ok" | 
       if (!file.key && text.trim()) return "ok"; // not JSON: a token file
       continue;
     }
-    if (filled(file.key ? (data as Record<string, unknown> | null)?.[file.key] : data)) return "ok";
+    if (filled(file.key ? field(data, file.key) : data)) return "ok";
   }
   return undefined;
+}
+
+function field(data: unknown, key: string): unknown {
+  let v = data;
+  for (const part of key.split(".")) v = v && typeof v === "object" ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
 }
 
 function filled(v: unknown): boolean {

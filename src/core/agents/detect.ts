@@ -4,12 +4,13 @@ import { join } from "node:path";
 import type { Adapter, AuthState } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { Env } from "../contract/request.ts";
-import { type ProbeResult, probe, type Slots } from "../os/probe.ts";
+import { type ProbeOptions, type ProbeResult, probe, type Slots } from "../os/probe.ts";
 import { resolveExecutable } from "../os/resolve.ts";
-import { authFromFiles } from "./auth-on-disk.ts";
+import { authOnDisk } from "./auth-on-disk.ts";
+import { flagsFromHelp, flagsFromVersion, versionTellsFlags } from "./caps.ts";
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
-import { compareVersions, type DiskVersion, versionOnDisk } from "./version-on-disk.ts";
+import { compareVersions, type DiskVersion, nodeVersionOnDisk, versionOnDisk } from "./version-on-disk.ts";
 
 /** A probe's time limit, from its start: generous, since a slow answer on a busy machine is still an answer. */
 export const DEFAULT_PROBE_MS = 15_000;
@@ -25,12 +26,21 @@ export interface DetectContext {
   run(cmd: string[], timeoutMs: number): Promise<ProbeResult>;
 }
 
-export function detectContext(env: Env, slots?: Slots): DetectContext {
+/** What starts a probe: `probe` (queued for a core), or a stand-in that counts or fakes them (tests, the benchmark). */
+export type Prober = (cmd: string[], opts: ProbeOptions) => Promise<ProbeResult>;
+
+export interface DetectOptions {
+  slots?: Slots;
+  probe?: Prober;
+}
+
+export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext {
   const runs = new Map<string, Promise<ProbeResult>>();
+  const start = opts.probe ?? probe;
   return {
     run(cmd, timeoutMs) {
       const key = JSON.stringify(cmd);
-      if (!runs.has(key)) runs.set(key, probe(cmd, { env, timeoutMs, slots }));
+      if (!runs.has(key)) runs.set(key, start(cmd, { env, timeoutMs, slots: opts.slots }));
       return runs.get(key)!;
     },
   };
@@ -41,8 +51,8 @@ export function detectContext(env: Env, slots?: Slots): DetectContext {
  * process; the rest queue for a core, so no probe's clock runs while it waits.
  * One failing adapter never hurts the others.
  */
-export function detectAll(adapters: Adapter[], env: Env = process.env, opts: { slots?: Slots } = {}): Promise<Detection[]> {
-  const ctx = detectContext(env, opts.slots);
+export function detectAll(adapters: Adapter[], env: Env = process.env, opts: DetectOptions = {}): Promise<Detection[]> {
+  const ctx = detectContext(env, opts);
   return Promise.all(adapters.map((a) => detectOne(a, env, ctx).catch((err) => crashed(a, err))));
 }
 
@@ -61,14 +71,18 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
   const run = (args: string[]) => ctx.run([path, ...args], timeoutMs);
   const home = env.HOME || homedir();
   const nodeVersion = async (node: string) => {
+    const onDisk = nodeVersionOnDisk(node);
+    if (onDisk) return onDisk;
     const r = await ctx.run([node, "--version"], timeoutMs);
     return r.exitCode === 0 ? r.output.split("\n")[0] : undefined;
   };
   const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion });
   // No model catalog here: it costs seconds (catalog.ts fetches one when models are asked for or named).
+  // `--help` only where the version cannot tell the flags: a flag without a `since`, or no version on disk.
+  const helpNow = adapter.detect.help && !versionTellsFlags(adapter);
   const [version, help, auth] = await Promise.all([
     disk ? undefined : run(adapter.version.args),
-    adapter.detect.help ? run(adapter.detect.help.args) : undefined,
+    helpNow ? run(adapter.detect.help!.args) : undefined,
     authState(adapter, env, run),
   ]);
   const d: Detection = { ...base, path, via };
@@ -77,14 +91,29 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
   Object.assign(d, versionOf(adapter, path, timeoutMs, disk, version));
   d.installed = true;
   d.confident = !adapter.detect.configDir || d.configDir !== undefined;
-  if (help && adapter.detect.help) {
-    if (help.timedOut) d.problems.push(slow(path, adapter.detect.help.args, timeoutMs, "its optional flags are unknown"));
-    else
-      d.flags = adapter.detect.help.flags.filter((f) => new RegExp(`(^|[\\s,])${escapeRegExp(f)}(?=[\\s,=[<]|$)`, "m").test(help.output));
-  }
+  await scanFlags(adapter, d, help ?? (helpNow ? undefined : flagsFromVersion(adapter, d.version)), run, timeoutMs);
   d.auth = auth;
   settle(adapter, d);
   return d;
+}
+
+/** The flags from `--help` (run now if the version could not tell them), or as the version told them. */
+async function scanFlags(
+  adapter: Adapter,
+  d: Detection,
+  known: ProbeResult | string[] | undefined,
+  run: (args: string[]) => Promise<ProbeResult>,
+  timeoutMs: number,
+): Promise<void> {
+  const help = adapter.detect.help;
+  if (!help) return;
+  if (Array.isArray(known)) {
+    d.flags = known;
+    return;
+  }
+  const r = known ?? (await run(help.args));
+  if (r.timedOut) d.problems.push(slow(d.path!, help.args, timeoutMs, "its optional flags are unknown"));
+  else d.flags = flagsFromHelp(adapter, r.output);
 }
 
 /** The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken. A slow one is neither. */
@@ -168,12 +197,12 @@ export function probeAuth(adapter: Adapter, path: string, env: Env = process.env
   return authState(adapter, env, (args) => probe([path, ...args], { env, timeoutMs: adapter.detect.timeoutMs ?? DEFAULT_PROBE_MS }));
 }
 
-/** From the environment, then the CLI's credential files, then its auth probe. */
+/** From the environment, then the CLI's credential files, then (only when they cannot tell) its auth probe. */
 async function authState(adapter: Adapter, env: Env, run: (args: string[]) => Promise<ProbeResult>): Promise<AuthState> {
   const auth = adapter.detect.auth;
   if (!auth) return "unknown";
-  if (auth.envKeys.some((k) => env[k])) return "ok";
-  if (authFromFiles(adapter, env, env.HOME || homedir())) return "ok";
+  const onDisk = authOnDisk(adapter, env, env.HOME || homedir());
+  if (onDisk) return onDisk;
   if (!auth.args || !auth.classify) return "unknown";
   const r = await run(auth.args);
   if (r.failedToStart || r.timedOut) return "unknown";
@@ -194,8 +223,4 @@ function safe<T>(f: () => T): T | undefined {
   } catch {
     return undefined;
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -50,6 +50,28 @@ export async function versionOnDisk(adapter: Adapter, bin: string, ctx: DiskCont
   return undefined;
 }
 
+/**
+ * A Node executable's version read from its install, not by running it: the version folder
+ * above its `bin` (nvm's `…/v22.1.0/bin/node`, fnm, Volta, asdf), else the `include/node/node_version.h`
+ * installed with it (the official tarball, NodeSource and distribution packages, Homebrew). As "v22.1.0".
+ */
+export function nodeVersionOnDisk(node: string): string | undefined {
+  const real = realpathOr(node);
+  const bin = dirname(real);
+  if (basename(bin) !== "bin") return undefined;
+  const folder = basename(dirname(bin)).match(/^(?:node-)?v?(\d+\.\d+\.\d+)(?:-[\w.-]+)?$/)?.[1];
+  if (folder) return `v${folder}`;
+  let header: string;
+  try {
+    header = readFileSync(join(dirname(bin), "include", "node", "node_version.h"), "utf8");
+  } catch {
+    return undefined;
+  }
+  const part = (name: string) => header.match(new RegExp(`#define NODE_${name}_VERSION (\\d+)`))?.[1];
+  const [major, minor, patch] = [part("MAJOR"), part("MINOR"), part("PATCH")];
+  return major && minor && patch ? `v${major}.${minor}.${patch}` : undefined;
+}
+
 /** The version in a versioned install folder: `<name>/versions/<version>`, as the file itself or its folder. */
 export function installDirVersion(realPath: string, names: string[]): string | undefined {
   const parts = realPath.split(/[\\/]/);

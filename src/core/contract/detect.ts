@@ -27,18 +27,33 @@ export const DetectSchema = z.object({
    * package means the package's version is not the one that runs, and od asks `--version`.
    */
   updateDirs: z.array(z.string().min(1)).optional(),
-  /** Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags). */
-  help: z.object({ args: z.array(z.string()).default(["--help"]), flags: z.array(z.string()).min(1) }).optional(),
+  /**
+   * Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags).
+   * `since` gives, per flag, the first version that has it (checked against the real CLI's `--help`):
+   * with the version known, od reads the flags from it and runs no `--help`; a flag without one still needs the scan.
+   */
+  help: z
+    .object({
+      args: z.array(z.string()).default(["--help"]),
+      flags: z.array(z.string()).min(1),
+      since: z.record(z.string(), z.string().regex(/^\d+(\.\d+)*$/)).default({}),
+    })
+    .optional(),
   auth: z
     .object({
-      /** Any of these set in the environment means logged in, no probe needed. */
+      /** Any of these set in the environment means logged in, no probe needed; `NAME=value` only when it has that value. */
       envKeys: z.array(z.string()).default([]),
       /**
        * Files that show a login when present (relative to HOME, or `{VAR:-fallback}/…`), with `key` a
-       * JSON file's top-level field that must be set: "ok" without running anything. Their absence
-       * proves nothing (a keychain may hold the login): then `args` decides.
+       * JSON file's field that must be set (`a.b.c` for a nested one): "ok" without running anything.
+       * Their absence proves nothing (a keychain may hold the login): then `args` decides.
        */
       files: z.array(z.object({ path: z.string().min(1), key: z.string().min(1).optional() })).default([]),
+      /**
+       * The CLI keeps its login nowhere else (no keychain, no other store): when neither `envKeys` nor
+       * `files` show one, it is "missing", and no command runs.
+       */
+      complete: z.boolean().default(false),
       /** A command whose output says whether the user is logged in. */
       args: z.array(z.string()).optional(),
       classify: fn<(output: string, exitCode: number | null) => AuthState>("detect.auth.classify").optional(),
