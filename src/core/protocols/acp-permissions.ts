@@ -32,18 +32,23 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   // in what the request leaves out (Droid names no path in it): the same call, so no wider authority.
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
   const kind = str(toolCall.kind) ?? known?.kind;
-  const paths = arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  const paths: string[] = [];
+  for (const l of arr(toolCall.locations)) {
+    const path = str(asRecord(l)?.path);
+    if (path !== undefined) paths.push(path);
+  }
   // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
   const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
   // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
   const given = toolCall.rawInput;
-  const input = given === undefined || JSON.stringify(given) === "{}" ? (known?.input ?? given) : given;
+  const json = given === undefined ? undefined : JSON.stringify(given);
+  const input = given === undefined || json === "{}" ? (known?.input ?? given) : given;
   const ask: PermissionAsk = {
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
     paths: paths.length ? paths : [...(known?.locations ?? [])],
-    detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
+    detail: json?.slice(0, 500),
     toolCallId,
     input,
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
