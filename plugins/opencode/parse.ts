@@ -52,24 +52,31 @@ export const createState = (): OpencodeState => ({ calls: new Set(), results: ne
 
 export function parse(record: unknown, state: OpencodeState, line: string): OdEventBody[] {
   const r = asRecord(record);
+  // One list per record, pushed to (no copies of it per step).
   const events = session(state, str(r?.sessionID));
   const part = asRecord(r?.part);
   switch (r?.type) {
     case "step_start":
-      return events;
+      break;
     case "text":
-      return str(part?.text) ? [...events, { type: "text.delta", id: partId(part, state), text: str(part?.text)! }] : events;
-    case "reasoning":
-      return str(part?.text) ? [...events, { type: "thinking.delta", id: partId(part, state), text: str(part?.text)! }] : events;
+    case "reasoning": {
+      const text = str(part?.text);
+      if (text) events.push({ type: r.type === "text" ? "text.delta" : "thinking.delta", id: partId(part, state), text });
+      break;
+    }
     case "tool_use":
-      return [...events, ...tool(part, state)];
+      tool(part, state, events);
+      break;
     case "step_finish":
-      return [...events, stepUsage(part, state)];
+      events.push(stepUsage(part, state));
+      break;
     case "error":
-      return [...events, error(r.error, str(r?.message))];
+      events.push(error(r.error, str(r?.message)));
+      break;
     default:
-      return [...events, { type: "raw", stream: "stdout", line }];
+      events.push({ type: "raw", stream: "stdout", line });
   }
+  return events;
 }
 
 /** The run's usage totals, when any step reported some. */
@@ -101,11 +108,11 @@ function partId(part: Record<string, unknown> | undefined, state: OpencodeState)
   return str(part?.id) ?? `part-${++state.n}`;
 }
 
-function tool(part: Record<string, unknown> | undefined, state: OpencodeState): OdEventBody[] {
+/** A tool part's call (once) and its result (once it finished), added to `events`. */
+function tool(part: Record<string, unknown> | undefined, state: OpencodeState, events: OdEventBody[]): void {
   const id = str(part?.callID) ?? str(part?.id);
-  if (!id) return [];
+  if (!id) return;
   const s = asRecord(part?.state);
-  const events: OdEventBody[] = [];
   if (!state.calls.has(id)) {
     state.calls.add(id);
     const name = str(part?.tool) ?? "tool";
@@ -120,7 +127,6 @@ function tool(part: Record<string, unknown> | undefined, state: OpencodeState): 
     const isError = status === "error" || part?.tool === "invalid" || (exit !== undefined && exit !== 0);
     events.push({ type: "tool.result", id, output: str(s?.error) ?? str(s?.output) ?? "", isError });
   }
-  return events;
 }
 
 /** Tool input is an object, or (in some versions) its JSON text. */

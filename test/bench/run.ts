@@ -9,6 +9,7 @@
  *   bun run bench                     everything (a few minutes on 2 cores)
  *   bun run bench -- --quick          fewer repetitions, smaller streams
  *   bun run bench -- --only parse,scale
+ *   bun run bench -- --only parse --adapters codex,devin   the parse section for a few adapters
  *
  * Sections: parse, latency, startup, detect, scale, acp, real-detect (the live lane's real CLIs,
  * installed from its pins when its cache lacks them), sandbox (the kernel sandbox's cost per spawn), pair (real
@@ -25,7 +26,7 @@ import { benchDetect } from "./detect.bench.ts";
 import { OD } from "./fakes.ts";
 import { benchLatency } from "./latency.bench.ts";
 import { benchPair } from "./pair.bench.ts";
-import { benchParse } from "./parse.bench.ts";
+import { benchParse, parseSummary } from "./parse.bench.ts";
 import { benchRealDetect } from "./real-detect.bench.ts";
 import { benchSandbox } from "./sandbox.bench.ts";
 import { benchScale } from "./scale.bench.ts";
@@ -33,22 +34,27 @@ import { benchStartup } from "./startup.bench.ts";
 import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
 
 const { values } = parseArgs({
-  options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" } },
+  options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" }, adapters: { type: "string" } },
   allowPositionals: true,
 });
 const quick = Boolean(values.quick);
 const only = values.only ? new Set(values.only.split(",").map((s) => s.trim())) : undefined;
 const outDir = values.out ?? join(ROOT, "test/bench/results");
 
-if (!existsSync(OD) && OD !== DIST_OD) throw new Error(`OD_BENCH_OD=${OD} does not exist`);
-if (!existsSync(OD)) {
+// The parse section runs parsers in this process: only the other sections need the binary.
+const needsOd = !only || [...only].some((s) => s !== "parse");
+if (needsOd && !existsSync(OD) && OD !== DIST_OD) throw new Error(`OD_BENCH_OD=${OD} does not exist`);
+if (needsOd && !existsSync(OD)) {
   process.stderr.write("dist/od is missing: building it (npm run build)…\n");
   const b = Bun.spawnSync(["npm", "run", "build"], { cwd: ROOT, stdout: "inherit", stderr: "inherit" });
   if (b.exitCode !== 0) process.exit(b.exitCode ?? 1);
 }
 
 const sections: Array<[string, () => Promise<Figure[]>]> = [
-  ["parse", () => benchParse({ reps: quick ? 3 : 9, targetBytes: (quick ? 1 : 4) << 20 })],
+  [
+    "parse",
+    () => benchParse({ reps: quick ? 3 : 9, targetBytes: (quick ? 1 : 4) << 20, only: values.adapters?.split(",").map((s) => s.trim()) }),
+  ],
   ["latency", () => benchLatency({ reps: quick ? 2 : 5, lowCount: quick ? 100 : 200, lowIntervalMs: 10, fullCount: quick ? 5000 : 20000 })],
   ["startup", () => benchStartup({ reps: quick ? 10 : 30, warmup: 3 })],
   ["detect", () => benchDetect({ reps: quick ? 2 : 5, slowMs: 500, slowBin: "claude" })],
@@ -61,7 +67,7 @@ const sections: Array<[string, () => Promise<Figure[]>]> = [
 
 const m = machine();
 const started = new Date();
-const binary = statSync(OD);
+const binary = existsSync(OD) ? statSync(OD) : { mtime: new Date(0) };
 const commit = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
 process.stderr.write(
   `od bench: ${m.nproc} cores (${m.cpu}), ${m.memTotalGiB} GiB, load ${m.loadAtStart.join(" ")}; ${OD} of ${binary.mtime.toISOString()}, HEAD ${commit}\n`,
@@ -82,6 +88,10 @@ const header = `od bench, ${started.toISOString()}: ${m.nproc} × ${m.cpu}, ${m.
   .map((x) => x.toFixed(2))
   .join(" ")} at end; HEAD ${commit}`;
 process.stdout.write(`\n${header}\n\n${table(figures)}\n`);
+if (figures.some((f) => f.section === "1 parse"))
+  process.stdout.write(
+    `\nparse, per adapter (pipeline / floor median and min, parser / floor, pipeline - parser ns per event):\n${parseSummary(figures)}\n`,
+  );
 const notes = figures.filter((f) => f.note);
 if (notes.length) process.stdout.write(`\nnotes:\n${notes.map((f) => `  ${f.section} / ${f.name}: ${f.note}`).join("\n")}\n`);
 const judged = figures.filter((f) => f.met !== undefined);

@@ -4,7 +4,7 @@ import { providerMessage } from "../../src/core/api/http.ts";
 import type { OdEventBody } from "../../src/core/contract/events.ts";
 import { defineDriver } from "../../src/core/protocols/driver.ts";
 import { finishing, interpret } from "../../src/core/protocols/interpret.ts";
-import { REDACTED, redact } from "../../src/core/protocols/redact.ts";
+import { REDACTED, redact, SUSPECT } from "../../src/core/protocols/redact.ts";
 import { collect, installFake, ofType, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 import { runAgent } from "../support/run.ts";
@@ -60,6 +60,16 @@ describe("redact", () => {
       "api_key_invalid",
     ])
       expect(redact(text)).toBe(text);
+  });
+
+  test("the first look passes every credential on, and not lines that only count tokens or name a key", () => {
+    for (const [text] of CASES) expect(SUSPECT.test(text)).toBe(true);
+    for (const text of [
+      '{"method":"_x/status_update","params":{"usage":{"inputTokens":120,"output_tokens":5},"sessionKey":"k1"}}',
+      '{"label":"Input tokens","keyboard":"monkey"}',
+      "prompt is too long: 208310 tokens > 200000 maximum",
+    ])
+      expect(SUSPECT.test(text)).toBe(false);
   });
 });
 

@@ -42,14 +42,15 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
   // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
   const given = toolCall.rawInput;
-  const input = given === undefined || JSON.stringify(given) === "{}" ? (known?.input ?? given) : given;
+  const json = given === undefined ? undefined : JSON.stringify(given);
+  const input = given === undefined || json === "{}" ? (known?.input ?? given) : given;
   const ask: PermissionAsk = {
     id: String(id),
     tool: str(toolCall.title) ?? kind ?? known?.title ?? "tool",
     kind: KINDS[kind ?? ""] ?? "other",
     paths,
     mcp: isMcpTool(toolCall, known, state.ctx.mcpServers),
-    detail: given === undefined ? undefined : JSON.stringify(given).slice(0, 500),
+    detail: json?.slice(0, 500),
     toolCallId,
     input,
     options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),

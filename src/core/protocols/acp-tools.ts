@@ -15,8 +15,10 @@ import { pathsIn, type ToolRule } from "./tool-facts.ts";
  */
 export function acpToolKind(kind: unknown): ToolKind {
   if (kind === "delete" || kind === "move") return "edit";
-  return TOOL_KINDS.find((k) => k === kind) ?? "other";
+  return typeof kind === "string" && KNOWN_KINDS.has(kind) ? (kind as ToolKind) : "other";
 }
+
+const KNOWN_KINDS: ReadonlySet<string> = new Set(TOOL_KINDS);
 
 const TERMINAL = new Set(["completed", "failed", "cancelled", "canceled", "error", "succeeded", "success"]);
 const FAILED = new Set(["failed", "cancelled", "canceled", "error"]);
@@ -56,10 +58,11 @@ function merge(u: Rec, state: ToolState, id: string): Tool {
   tool.kind = str(u.kind) ?? tool.kind;
   if (u.rawInput !== undefined && !isEmpty(u.rawInput)) tool.input = u.rawInput;
   if (u.rawOutput !== undefined) tool.rawOutput = u.rawOutput;
-  const content = arr(u.content);
-  if (content.length) tool.content = content;
-  for (const l of arr(u.locations)) addPath(tool, str(asRecord(l)?.path));
-  for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
+  // Most updates carry only a status: no lists are made for what they leave out.
+  const content = Array.isArray(u.content) ? u.content : undefined;
+  if (content?.length) tool.content = content;
+  if (Array.isArray(u.locations)) for (const l of u.locations) addPath(tool, str(asRecord(l)?.path));
+  if (content) for (const c of content) if (asRecord(c)?.type === "diff") addPath(tool, str(asRecord(c)?.path));
   const rule = ruleFor(state.rules, tool);
   if (rule) {
     tool.name ??= rule.name;
@@ -133,12 +136,23 @@ export function unfinishedTools(state: ToolState, why: string): OdEventBody[] {
 
 function callOf(id: string, tool: Tool): OdEventBody {
   tool.called = true;
-  const input = tool.input ?? {
-    ...(tool.title ? { title: tool.title } : {}),
-    ...(tool.locations.length ? { locations: tool.locations } : {}),
+  const call: Extract<OdEventBody, { type: "tool.call" }> = {
+    type: "tool.call",
+    id,
+    name: tool.name ?? tool.title ?? tool.kind ?? "tool",
+    input: tool.input ?? placeholder(tool),
+    kind: acpToolKind(tool.kind),
   };
-  const paths = tool.locations.length ? { paths: [...tool.locations] } : {};
-  return { type: "tool.call", id, name: tool.name ?? tool.title ?? tool.kind ?? "tool", input, kind: acpToolKind(tool.kind), ...paths };
+  if (tool.locations.length) call.paths = [...tool.locations];
+  return call;
+}
+
+/** The input of a call the agent never gave one: its title and locations, as far as known. */
+function placeholder(tool: Tool): Rec {
+  const input: Rec = {};
+  if (tool.title) input.title = tool.title;
+  if (tool.locations.length) input.locations = tool.locations;
+  return input;
 }
 
 function resultOf(id: string, tool: Tool, output: string, isError: boolean): OdEventBody {
@@ -151,18 +165,26 @@ function addPath(tool: Tool, path: string | undefined): void {
 }
 
 function isEmpty(v: unknown): boolean {
-  return typeof v === "object" && v !== null && Object.keys(v).length === 0;
+  if (typeof v !== "object" || v === null) return false;
+  for (const _ in v) return false; // no list of keys made to count them
+  return true;
 }
 
 /** ACP tool content: text blocks, diffs (shown as what changed where), terminals; else the last rawOutput. */
 function outputOf(tool: Tool): string {
-  const parts = (tool.content ?? []).flatMap((c) => {
+  let out: string | undefined;
+  for (const c of tool.content ?? []) {
     const r = asRecord(c);
-    if (r?.type === "content") return textOf([asRecord(r.content)]);
-    if (r?.type === "diff") return `diff ${str(r.path) ?? ""}`;
-    if (r?.type === "terminal") return `terminal ${str(r.terminalId) ?? ""}`;
-    return [];
-  });
-  if (parts.length) return parts.join("\n");
+    const part =
+      r?.type === "content"
+        ? textOf([asRecord(r.content)])
+        : r?.type === "diff"
+          ? `diff ${str(r.path) ?? ""}`
+          : r?.type === "terminal"
+            ? `terminal ${str(r.terminalId) ?? ""}`
+            : undefined;
+    if (part !== undefined) out = out === undefined ? part : `${out}\n${part}`;
+  }
+  if (out !== undefined) return out;
   return tool.rawOutput === undefined ? "" : textOf(tool.rawOutput);
 }

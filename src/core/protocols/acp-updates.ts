@@ -8,6 +8,8 @@ export interface UpdateState extends ToolState {
   /** Bumped whenever something else comes between two message chunks, so each text run has its own id. */
   part: number;
   lastKind?: string;
+  /** The id of the text run now streaming (`p<part>`), made once per run, not per chunk. */
+  partId?: string;
   /** While a session/load replays history, updates are the past: they are not re-emitted. */
   loading?: boolean;
 }
@@ -21,14 +23,14 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   if (state.loading) return [];
   const usage = usageOf(asRecord(asRecord(u._meta)?.usage));
   if (DROPPED.has(kind)) return usage ? [usage] : [];
-  if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.part++;
+  if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.partId = `p${++state.part}`;
   state.lastKind = kind;
   switch (kind) {
     case "agent_message_chunk":
     case "agent_thought_chunk": {
       const text = str(asRecord(u.content)?.text);
       const events: OdEventBody[] = text
-        ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: `p${state.part}`, text }]
+        ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: state.partId ?? `p${state.part}`, text }]
         : [];
       if (usage) events.push(usage);
       return events;

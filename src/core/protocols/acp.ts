@@ -32,6 +32,12 @@ export const acp = defineDriver<AcpState>({
   finish: (state) => unfinishedTools(state, "the agent exited"),
   abort: (state) => (state.sessionId ? [notification("session/cancel", { sessionId: state.sessionId })] : []),
   receive(record, state, line) {
+    // The hot path, a notification, is read off the record itself (no message object per line).
+    const r = asRecord(record);
+    if (r && typeof r.method === "string" && r.id === undefined) {
+      if (r.method === "session/update") return { events: sessionUpdate(asRecord(r.params)?.update, state, line) };
+      return { events: [{ type: "raw", stream: "stdout", line }] };
+    }
     const message = classify(record);
     switch (message.kind) {
       case "response":
@@ -42,8 +48,6 @@ export const acp = defineDriver<AcpState>({
           ? permissionAsk(message.id, message.params, state)
           : { events: [], send: [errorResponse(message.id, METHOD_NOT_FOUND, `od does not provide ${message.method}`)] };
       case "notification":
-        if (message.method === "session/update") return { events: sessionUpdate(asRecord(message.params)?.update, state, line) };
-        return { events: [{ type: "raw", stream: "stdout", line }] };
       case "garbage":
         return { events: [{ type: "raw", stream: "stdout", line }] };
     }

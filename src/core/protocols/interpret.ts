@@ -47,8 +47,18 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string, validate
 
 /** A driver's step with a list of events, held to the guarantees: counts cleaned, diagnostics redacted, a plugin's events checked. */
 function checked(step: DriverStep, line: string, validate: boolean): DriverStep {
-  const events = step.events.some(needsCare) ? step.events.map(sanitized) : step.events;
-  return { ...step, events: validate ? events.map((body) => (valid(body) ? body : raw(line))) : events };
+  // Per line this is the hot path: the step itself when no body changed (no copy of it, nor of its list).
+  const { events } = step;
+  let out = events;
+  for (let i = 0; i < events.length; i++) {
+    const body = events[i]!;
+    let clean = sanitized(body);
+    if (validate && !valid(clean)) clean = raw(line);
+    if (clean === body) continue;
+    if (out === events) out = events.slice();
+    out[i] = clean;
+  }
+  return out === events ? step : { ...step, events: out };
 }
 
 /**
@@ -97,10 +107,6 @@ const valid = isEventBody;
 function raw(line: string): OdEventBody {
   return { type: "raw", stream: "stdout", line: redact(line) };
 }
-
-/** The bodies that may carry numbers to clean or an agent's diagnostic text to redact; the rest (text, tools) pass untouched. */
-const CARE: ReadonlySet<string> = new Set(["usage", "error", "status", "raw"]);
-const needsCare = (body: OdEventBody) => CARE.has(body?.type);
 
 /**
  * A body as it may leave the driver: usage with clean counts, and credentials

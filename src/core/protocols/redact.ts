@@ -12,43 +12,73 @@ export const REDACTED = "[redacted]";
 
 type Replacement = string | ((match: string, ...groups: string[]) => string);
 
+/**
+ * Each shape: the words it cannot match without (`lower` is the text in lower case, for the
+ * case-insensitive shapes), the pattern, and what replaces the secret. The words are a plain search,
+ * far cheaper than the pattern, so a diagnostic that mentions "tokens" runs only the shapes that could
+ * match it. Replacing inserts only "[redacted]" (which holds none of the words) beside text that was
+ * there, so what a later shape needs was already in the text as it came.
+ */
+type Shape = [(lower: string, text: string) => boolean, RegExp, Replacement];
+
+const any = (s: string, words: readonly string[]) => words.some((w) => s.includes(w));
+
 /** Keys by their shape (`(?!\[redacted\])` skips what is already done). A header's or a field's value goes before the bare prefixes. */
-const SHAPES: ReadonlyArray<[RegExp, Replacement]> = [
+const SHAPES: readonly Shape[] = [
   // OpenAI (and Moonshot, DashScope's compatible mode) echo the key they refused, masked or not.
-  [/(incorrect api key provided:\s*)(?!\[redacted\])[^\s,;"']+?(?=\.?(?:\s|$|["',;]))/gi, `$1${REDACTED}`],
+  [
+    (l) => l.includes("incorrect api key provided:"),
+    /(incorrect api key provided:\s*)(?!\[redacted\])[^\s,;"']+?(?=\.?(?:\s|$|["',;]))/gi,
+    `$1${REDACTED}`,
+  ],
   // DeepSeek: "Your api key: ****cd15 is invalid".
-  [/(api[ _-]?key:\s*)\*+[^\s"',;]*/gi, `$1${REDACTED}`],
+  [(l) => l.includes("key:"), /(api[ _-]?key:\s*)\*+[^\s"',;]*/gi, `$1${REDACTED}`],
   // Authorization headers, in any spelling and quoting: "Authorization: Bearer x", \"authorization\": \"Basic x\".
   [
+    (l) => l.includes("authorization"),
     /\b((?:proxy-)?authorization\\?["']?\s*[:=]\s*\\?["']?)(?!(?:(?:bearer|basic|token)\s+)?\[redacted\])(?:(bearer|basic|token)\s+)?[^\s"',;\\]+/gi,
     (_match, head: string, scheme?: string) => `${head}${scheme ? `${scheme} ` : ""}${REDACTED}`,
   ],
-  [/\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`],
+  [(l) => l.includes("bearer"), /\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}/gi, `$1${REDACTED}`],
   // Key-valued headers, fields, env lines: x-api-key, x-goog-api-key, api-key, OPENAI_API_KEY=, "apiKey": "…", api_key = "…".
   [
+    (l) => any(l, ["api", "access", "auth", "secret", "password"]),
     /(?<![A-Za-z0-9])((?:x-(?:goog-)?)?api[_-]?key|apikey|access[_-]?token|auth[_-]?token|secret[_-]?access[_-]?key|client[_-]?secret|password)(\\?["']?\s*[:=]\s*\\?["']?)(?!\[redacted\])[^\s"',;&\\]+/gi,
     `$1$2${REDACTED}`,
   ],
   // Query parameters: Gemini's ?key=, signed URLs.
-  [/([?&](?:key|token|sig|signature)=)(?!\[redacted\])[^&\s"']+/gi, `$1${REDACTED}`],
+  [
+    (l) => any(l, ["key=", "token=", "sig=", "signature="]),
+    /([?&](?:key|token|sig|signature)=)(?!\[redacted\])[^&\s"']+/gi,
+    `$1${REDACTED}`,
+  ],
   // Bare keys by their well-known prefixes.
-  [/\bsk-(?:ant-|proj-|or-v1-|svcacct-)?[A-Za-z0-9_*-]{8,}/g, REDACTED],
-  [/\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
-  [/\b(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{20,}/g, REDACTED],
-  [/\bxai-[A-Za-z0-9]{20,}/g, REDACTED],
-  [/\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
-  [/\bya29\.[0-9A-Za-z_-]{20,}/g, REDACTED],
-  [/\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/g, REDACTED],
+  [(_, t) => t.includes("sk-"), /\bsk-(?:ant-|proj-|or-v1-|svcacct-)?[A-Za-z0-9_*-]{8,}/g, REDACTED],
+  [(_, t) => t.includes("AIza"), /\bAIza[0-9A-Za-z_-]{20,}/g, REDACTED],
+  [
+    (_, t) => t.includes("_") && any(t, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"]),
+    /\b(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{20,}/g,
+    REDACTED,
+  ],
+  [(_, t) => t.includes("xai-"), /\bxai-[A-Za-z0-9]{20,}/g, REDACTED],
+  [(_, t) => t.includes("AKIA") || t.includes("ASIA"), /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/g, REDACTED],
+  [(_, t) => t.includes("ya29."), /\bya29\.[0-9A-Za-z_-]{20,}/g, REDACTED],
+  [(_, t) => t.includes("eyJ"), /\beyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]+/g, REDACTED],
 ];
 
-/** Anything worth a closer look: most text has none of these, and is returned as it is after one test. */
-const SUSPECT =
-  /key|bearer|authori[sz]ation|token|secret|password|sk-|AIza|gh[pousr]_|github_pat|xai-|AKIA|ASIA|ya29\.|eyJ|[?&](?:sig|signature)=/i;
+/**
+ * Anything worth a closer look: the words no shape matches without (not a bare "key" or "token":
+ * usage records say "inputTokens", ids say "sessionKey", and those lines then paid for every shape).
+ * Most text has none of these, and is returned as it is after one test.
+ */
+export const SUSPECT =
+  /api[ _-]?key|bearer|authori[sz]ation|access[_-]?token|auth[_-]?token|secret|password|[?&](?:key|token|sig|signature)=|sk-|AIza|gh[pousr]_|github_pat|xai-|AKIA|ASIA|ya29\.|eyJ/i;
 
 /** The text with every credential-shaped value replaced by "[redacted]". */
 export function redact(text: string): string {
   if (!SUSPECT.test(text)) return text;
+  const lower = text.toLowerCase();
   let out = text;
-  for (const [pattern, replacement] of SHAPES) out = out.replace(pattern, replacement as string);
+  for (const [could, pattern, replacement] of SHAPES) if (could(lower, text)) out = out.replace(pattern, replacement as string);
   return out;
 }
