@@ -8,6 +8,7 @@ const REWRITES: Array<[RegExp, string]> = [
   // A session that cannot be loaded or continued (checks.ts, acp-session.ts, the api loop's conversation).
   [/Start a new run without --resume\.?/g, "Start a new session (session/new): this one cannot be continued."],
   [/Continue with --resume [\w.:-]+/g, "Send another prompt in this session to continue"],
+  [/; `od agents --refresh` checks again\.?/g, "; the next prompt tries it again."],
   [/Run without --image\.?/g, "Send the prompt without image content."],
   [/Run without --effort\.?/g, "Leave the effort unset."],
   // Models: the session's "model" option lists and sets them.

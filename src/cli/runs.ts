@@ -1,5 +1,6 @@
 import { OdError } from "../core/contract/errors.ts";
 import { type CompareRecord, type HistoryRecord, history, type ThreadRecord } from "../core/runs/history.ts";
+import { historyPage } from "../core/runs/page.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
@@ -13,10 +14,14 @@ export default odCommand({
     action: { type: "positional", required: false, description: '"show" to look at one run', valueHint: "show" },
     id: { type: "positional", required: false, description: "The run's id, or a unique start of it (for show)", valueHint: "id" },
     limit: { type: "string", description: "How many runs to list (default 20)", valueHint: "n" },
+    before: { type: "string", description: "The page after this one: the `next` of a --json page", valueHint: "cursor" },
+    agent: { type: "string", description: "Only the runs of this agent", valueHint: "id" },
+    status: { type: "string", description: "Only runs that ended so (or are running, queued)", valueHint: "status" },
+    search: { type: "string", description: "Only runs whose prompt, folder, agent or id holds this text", valueHint: "text" },
     json: {
       type: "boolean",
       description:
-        'Print JSON: {"runs": [...]}, the records GET /api/runs gives (a compare run is one, its members inside); with show, the run\'s events as JSON lines',
+        'Print JSON: {"runs": [...], "total", "agents", "next"?}, the very page GET /api/runs gives (a compare run is one record, its members inside); with show, the run\'s events as JSON lines',
     },
   },
   async run({ args }) {
@@ -31,13 +36,20 @@ export default odCommand({
         "Use `od runs` to list, `od runs show <id>` to look at one.",
       );
     const limit = args.limit === undefined ? 20 : Number(args.limit);
-    if (!Number.isInteger(limit) || limit < 1)
-      throw new OdError("INVALID_REQUEST", `--limit takes a positive whole number, not ${args.limit}`);
-    const records = history(runLog(), limit);
-    if (args.json) return void process.stdout.write(`${JSON.stringify({ runs: records })}\n`);
-    if (!records.length) return void process.stderr.write("no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
+    if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+      throw new OdError("INVALID_REQUEST", `--limit takes a whole number from 1 to 200, not ${args.limit}`);
+    // The same page GET /api/runs gives, with the same filters.
+    const query = { limit, before: args.before, agent: args.agent, status: args.status, q: args.search };
+    const page = historyPage(history(runLog(), Number.MAX_SAFE_INTEGER), query);
+    if (args.json) return void process.stdout.write(`${JSON.stringify(page)}\n`);
+    const records = page.runs;
+    if (!records.length) {
+      const filtered = query.agent || query.status || query.q || query.before;
+      return void process.stderr.write(filtered ? "no runs match\n" : "no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
+    }
     const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : r.kind === "compare" ? groupRow(r) : threadRow(r)));
     process.stdout.write(`${runsTable(rows)}\n`);
+    if (page.next) process.stderr.write(`${records.length} of ${page.total}; older: od runs --before ${page.next}\n`);
   },
 });
 

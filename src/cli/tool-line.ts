@@ -56,12 +56,18 @@ export function toolCallLine(call: ToolCall, cwd = ""): string {
     const where = paths[0] && paths[0] !== "." ? ` in ${paths[0]}` : "";
     return clip(`${MARK.search} ${pattern ? `${name} ${JSON.stringify(pattern)}${where}` : named(paths[0] ?? "")}`, MAX);
   }
-  if (kind === "fetch") return clip(`${MARK.fetch} ${named(str(input.url) ?? str(input.uri) ?? paths[0] ?? "")}`, MAX);
+  if (kind === "fetch") {
+    // A web search is a fetch too (Codex's web_search): its query, quoted, where there is no address.
+    const query = str(input.query) ?? str(input.q);
+    const at = str(input.url) ?? str(input.uri) ?? paths[0];
+    return clip(`${MARK.fetch} ${at === undefined && query ? `${name} ${JSON.stringify(query)}` : named(at ?? "")}`, MAX);
+  }
   if (paths.length) {
     const more = paths.length > 1 ? ` (+${paths.length - 1} more)` : "";
     return clip(`${MARK[kind]} ${named(paths[0]!)}${more}`, MAX);
   }
-  return clip(`${MARK[kind]} ${named(kind === "think" ? "" : summary(input, name))}`, MAX);
+  // A sub-agent (Claude Code's Task) says what it is for; a to-do list is its own plan event.
+  return clip(`${MARK[kind]} ${named(kind === "think" ? (str(input.description) ?? "") : summary(input, name))}`, MAX);
 }
 
 /** The result in one line: `✗` and the error's first line (its exit status when it says one), or `✓` and what came of it. */
@@ -75,7 +81,8 @@ export function toolResultLine(call: ToolCall | undefined, result: { output: str
   const kind = call ? kindOf(call) : "other";
   const paths = call ? (call.paths?.length ? call.paths : pathsOf(record(call.input))).map((p) => relative(p, cwd)) : [];
   if (kind === "edit" && paths.length) return clip(`✓ ${creates(call!) ? "wrote" : "edited"} ${paths.join(", ")}`, MAX);
-  if (kind === "edit" || kind === "think" || !lines.length) return "✓ done";
+  // A to-do list's answer is a receipt; a sub-agent's is its finding, worth its line.
+  if (kind === "edit" || (kind === "think" && /todo|plan/i.test(call?.name ?? "")) || !lines.length) return "✓ done";
   // What was read is counted; a command's or a search's one line of output is worth showing.
   if (kind === "read" || lines.length > 1) return `✓ ${lines.length} line${lines.length > 1 ? "s" : ""}`;
   return clip(`✓ ${lines[0]!.trim()}`, 100);

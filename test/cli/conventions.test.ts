@@ -89,7 +89,8 @@ describe("help, however it is asked for", () => {
     expect(runHelp.out).toContain("--agent");
     const version = piped(["-v"]);
     expect({ code: version.code, out: version.out }).toEqual({ code: 0, out: piped(["--version"]).out });
-    expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+    // The version first (scripts read the first word), then where this od came from.
+    expect(version.out.trim()).toMatch(/^\d+\.\d+\.\d+ \((npm|from source|binary): .+\)$/);
     const wrong = piped(["help", "rnu"]);
     expect({ code: wrong.code, out: wrong.out }).toEqual({ code: 2, out: "" });
     expect(wrong.err).toContain("Did you mean `od run`?");

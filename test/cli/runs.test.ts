@@ -64,7 +64,12 @@ describe("od runs (compiled)", () => {
           usage: { inputTokens: 12, outputTokens: 3, costUsd: 0.000108 },
         }),
       ],
+      total: 1,
+      agents: ["claude"],
     });
+    // Filters as the server's: another agent's runs, none; a bad status, a usage error.
+    expect(JSON.parse(od(["runs", "--json", "--agent", "pi"], env).out)).toEqual({ runs: [], total: 0, agents: ["claude"] });
+    expect(od(["runs", "--status", "nope"], env).code).toBe(2);
 
     const show = od(["runs", "show", runId!.slice(0, 6)], env);
     expect(show.code).toBe(0);
@@ -80,7 +85,7 @@ describe("od runs (compiled)", () => {
 
     const res = await serverList(runs, env);
     expect(res.status).toBe(200);
-    // The server lists the very records `od runs --json` prints: the same fields.
+    // The server gives the very page `od runs --json` prints: the same records, the same fields.
     expect(await res.json()).toEqual(json);
   });
 

@@ -24,7 +24,7 @@ function fromFixture(file: string, id: string) {
 
 const FROM_FIXTURES: Array<[file: string, id: string, call: string, result: string]> = [
   ["claude/tool.golden.json", "call_mx291gjm0001", "✎ Write hello.txt", "✓ wrote hello.txt"],
-  ["claude/subagent.golden.json", "toolu_task_1", "→ Task Survey the tests", "✓ Two test files: a.test.ts and b.test.ts."],
+  ["claude/subagent.golden.json", "toolu_task_1", "✻ Task Survey the tests", "✓ Two test files: a.test.ts and b.test.ts."],
   ["claude/subagent.golden.json", "toolu_sub_read", "⌕ Read test", "✓ 2 lines"],
   [
     "claude/permission-denied.golden.json",
@@ -35,7 +35,7 @@ const FROM_FIXTURES: Array<[file: string, id: string, call: string, result: stri
   ["claude-acp/status-only-update.golden.json", "call_read0001", "⌕ Read notes.txt", "✓ 1 line"],
   ["codex/tool.golden.json", "item_0", "✎ apply_patch hello.txt", "✓ wrote hello.txt"],
   ["codex/two-messages.golden.json", "item_1", "$ ls", "✓ hello.txt"],
-  ["codex/web-search.golden.json", "item_0", '⌕ web_search "bun 1.4 release notes"', "✓ done"],
+  ["codex/web-search.golden.json", "item_0", '⇣ web_search "bun 1.4 release notes"', "✓ done"],
   ["pi/tool.golden.json", "call_mx28p0yn0002", "✎ write hello.txt", "✓ wrote hello.txt"],
   ["gemini/tool.golden.json", "write_file__call_mx29ki0w0001", "✎ write_file hello.txt", "✓ wrote hello.txt"],
   [

@@ -1,11 +1,11 @@
 /**
- * GET /api/runs pages through the whole history (src/server/history-page.ts): `limit` records newest
+ * GET /api/runs pages through the whole history (src/core/runs/page.ts): `limit` records newest
  * first, `next` the cursor for the page after (`before=`), filters by agent, status and text, the total
  * that match and the agents the history holds. A conversation sorts by its last turn.
  */
 import { describe, expect, test } from "bun:test";
 import type { HistoryRecord } from "../../src/core/runs/history.ts";
-import { historyPage } from "../../src/server/history-page.ts";
+import { historyPage } from "../../src/core/runs/page.ts";
 import { tmpdir } from "../helpers.ts";
 import { testApp } from "./support.ts";
 

@@ -8,7 +8,7 @@ import { $ } from "./page.js";
 import { el } from "./tool-card.js";
 
 /** @typedef {import("../../core/runs/history.ts").HistoryRecord} HistoryRecord */
-/** @typedef {import("../history-page.ts").HistoryPage} HistoryPage */
+/** @typedef {import("../../core/runs/page.ts").HistoryPage} HistoryPage */
 
 const PAGE = 20;
 

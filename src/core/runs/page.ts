@@ -1,12 +1,12 @@
 /**
- * The history as the web page reads it (GET /api/runs): every record, newest first, a conversation
+ * The history as the web page reads it (GET /api/runs), and `od runs`: every record, newest first, a conversation
  * by its last turn (continued today, it is today's), filtered by agent, status and text, in pages of
  * `limit`. `next` is the cursor of the page after (`before=`): when and which record the page ended
  * at, so a run started meanwhile shifts nothing and no record is listed twice.
  */
 import { z } from "zod";
-import { OdError } from "../core/contract/errors.ts";
-import type { HistoryRecord } from "../core/runs/history.ts";
+import { OdError } from "../contract/errors.ts";
+import type { HistoryRecord } from "./history.ts";
 
 const CURSOR = /^(\d+)\.([\w-]+)$/;
 
@@ -53,7 +53,11 @@ function matches(r: HistoryRecord, q: z.output<typeof PageQuery>): boolean {
 export function historyPage(records: HistoryRecord[], query: Record<string, unknown>): HistoryPage {
   const parsed = PageQuery.safeParse(query);
   if (!parsed.success)
-    throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "GET /api/runs?limit=&before=&agent=&status=&q=");
+    throw new OdError(
+      "INVALID_REQUEST",
+      z.prettifyError(parsed.error),
+      "GET /api/runs?limit=&before=&agent=&status=&q=, or od runs --limit --before --agent --status --search",
+    );
   const q = parsed.data;
   const matching = records.filter((r) => matches(r, q)).sort(newer);
   const [, at, id] = q.before ? CURSOR.exec(q.before)! : [];
