@@ -45,8 +45,8 @@ const Edit = defineTool({
 /** The only tools the loop offers, in the order the model sees them: no shell, no network. */
 const TOOLS: readonly Tool[] = [Read, Write, Edit];
 
-/** What the model is shown of each tool, derived once from its declaration. */
-const SPECS = new Map(TOOLS.map((t) => [t, toolSpec(t)]));
+/** What the model is shown of each tool, derived once from its declaration, on first use (every `od` start would pay for it). */
+let specs: Map<Tool, ToolSpec> | undefined;
 
 /** read-only offers what does not write (Read); edit and full offer all three (full adds nothing: there is nothing more to allow). */
 function offered(mode: Mode): Tool[] {
@@ -54,7 +54,8 @@ function offered(mode: Mode): Tool[] {
 }
 
 export function toolsFor(mode: Mode): ToolSpec[] {
-  return offered(mode).map((t) => SPECS.get(t)!);
+  specs ??= new Map(TOOLS.map((t) => [t, toolSpec(t)]));
+  return offered(mode).map((t) => specs!.get(t)!);
 }
 
 /** The tool.call for a call the model made: its kind from the tool's declaration, its file the input's `path` (relative to the project); an unknown tool is other. */
