@@ -4,16 +4,13 @@
  * status, agent and text; the page does not grow with it (a column of its own at 1280, a tab on a
  * phone, where opening an entry goes back to the output). axe-core clean.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startServer } from "../../src/server/serve.ts";
-import { installFake, tmpdir } from "../helpers.ts";
-import { registry } from "../server/support.ts";
+import type { Page } from "playwright-core";
 import { manyRuns, seedRuns } from "./seed.ts";
-import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import { loaded, servedSuite, showHistory } from "./shell-support.ts";
+import { chromiumMissing, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 const RUNS = 45;
@@ -24,24 +21,10 @@ else describe("a long history (chromium)", suite);
 setDefaultTimeout(60_000);
 
 function suite() {
-  let tmp: ReturnType<typeof tmpdir>;
-  let server: ReturnType<typeof startServer>;
-  let browser: Browser;
   const seeds = manyRuns(RUNS, "/home/me/project");
-
-  beforeAll(async () => {
-    tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", SCRIPT);
-    mkdirSync(join(tmp.path, ".od"), { recursive: true });
-    seedRuns(join(tmp.path, ".od"), seeds);
-    server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await launchBrowser();
-  }, 30_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await tmp?.[Symbol.asyncDispose]();
+  const served = servedSuite((dir) => {
+    mkdirSync(join(dir, ".od"), { recursive: true });
+    seedRuns(join(dir, ".od"), seeds);
   });
 
   const shot = (page: Page, name: string) => SHOTS && page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
@@ -52,7 +35,7 @@ function suite() {
     const px = WIDTHS[width].width;
 
     test(`${px} px: pages of 20, "Show older" the next, every run once; the page does not grow with the history`, async () => {
-      const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+      const page = await openPage(served.browser, `${served.server.url}?token=${served.server.token}`, width);
       await loaded(page);
       if (width === "phone") {
         // A tab, not a scroll below the output: the form's page holds no history.
@@ -87,7 +70,7 @@ function suite() {
     });
 
     test(`${px} px: filters by status, agent and text; an entry opened on a phone shows the output`, async () => {
-      const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+      const page = await openPage(served.browser, `${served.server.url}?token=${served.server.token}`, width);
       await loaded(page);
       await showHistory(page);
       await page.locator("#runs li").first().waitFor();

@@ -1,6 +1,10 @@
-/** What the page shell's browser suites share: the fake agent's script, and a page that has loaded. */
-import { expect } from "bun:test";
-import type { Page } from "playwright-core";
+/** What the page shell's browser suites share: the fake agent's script, a served page's suite, and a page that has loaded. */
+import { afterAll, beforeAll, expect } from "bun:test";
+import type { Browser, Page } from "playwright-core";
+import { startServer } from "../../src/server/serve.ts";
+import { installFake, tmpdir } from "../helpers.ts";
+import { registry } from "../server/support.ts";
+import { launchBrowser } from "./support.ts";
 
 /** The fake agent: "hang" hangs, "slow" takes a while, anything else writes a file (a tool call) with a long path. */
 export const SCRIPT = [
@@ -37,4 +41,32 @@ export async function loaded(page: Page) {
 export async function showHistory(page: Page) {
   const tab = page.getByRole("tab", { name: "History" });
   if (await tab.isVisible()) await tab.click();
+}
+
+/** What a suite's tests use: its folder, its od serve and its Chromium (set once its beforeAll ran). */
+export interface Served {
+  tmp: ReturnType<typeof tmpdir>;
+  server: ReturnType<typeof startServer>;
+  browser: Browser;
+}
+
+/**
+ * One od serve over the fake agent and one Chromium for a suite, made before its tests and stopped
+ * after them; `prepare` adds to the suite's folder first (another fake, a seeded history).
+ */
+export function servedSuite(prepare?: (dir: string) => void): Served {
+  const served = {} as Served;
+  beforeAll(async () => {
+    served.tmp = tmpdir();
+    const fake = installFake(served.tmp.path, "fake-agent", SCRIPT);
+    prepare?.(served.tmp.path);
+    served.server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
+    served.browser = await launchBrowser();
+  }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
+  afterAll(async () => {
+    await served.browser?.close();
+    await served.server?.stop();
+    await served.tmp?.[Symbol.asyncDispose]();
+  });
+  return served;
 }

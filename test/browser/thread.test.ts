@@ -5,15 +5,13 @@
  * the history shows the conversation as one entry, and opening it replays every turn in order and
  * offers to continue it. axe-core clean.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startServer } from "../../src/server/serve.ts";
-import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
-import { registry } from "../server/support.ts";
-import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import type { Page } from "playwright-core";
+import { FAKE_ACP, installFake } from "../helpers.ts";
+import { loaded, servedSuite, showHistory } from "./shell-support.ts";
+import { chromiumMissing, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -23,23 +21,7 @@ else describe("a conversation (chromium)", suite);
 setDefaultTimeout(60_000);
 
 function suite() {
-  let tmp: ReturnType<typeof tmpdir>;
-  let server: ReturnType<typeof startServer>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", SCRIPT);
-    installFake(tmp.path, "fake-acp", { turn: [] }, FAKE_ACP);
-    server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await launchBrowser();
-  }, 30_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await tmp?.[Symbol.asyncDispose]();
-  });
+  const served = servedSuite((dir) => installFake(dir, "fake-acp", { turn: [] }, FAKE_ACP));
 
   const shot = (page: Page, name: string) => SHOTS && page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 
@@ -47,7 +29,7 @@ function suite() {
     const px = WIDTHS[width].width;
 
     test(`${px} px: the Run button says what it will do`, async () => {
-      const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+      const page = await openPage(served.browser, `${served.server.url}?token=${served.server.token}`, width);
       await loaded(page);
       const run = page.locator("#run");
       expect(await run.textContent()).toBe("Run");
@@ -63,9 +45,9 @@ function suite() {
     });
 
     test(`${px} px: a continued session is one transcript and one history entry; opened again, every turn replays`, async () => {
-      const cwd = join(tmp.path, `thread-${px}`);
+      const cwd = join(served.tmp.path, `thread-${px}`);
       mkdirSync(cwd);
-      const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+      const page = await openPage(served.browser, `${served.server.url}?token=${served.server.token}`, width);
       await loaded(page);
       await page.fill("#cwd", cwd);
       await page.fill("#prompt", `first question ${px}`);

@@ -5,14 +5,11 @@
  * gets a readable 401 page, and nothing scrolls sideways; axe-core checks the main states.
  */
 
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { basename } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { startServer } from "../../src/server/serve.ts";
-import { installFake, tmpdir } from "../helpers.ts";
-import { registry } from "../server/support.ts";
-import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import type { Page } from "playwright-core";
+import { loaded, servedSuite, showHistory } from "./shell-support.ts";
+import { chromiumMissing, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 if (chromiumMissing) test.skip(`web UI shell (chromium): skipped, ${chromiumMissing}`, () => {});
 else describe("web UI shell (chromium)", suite);
@@ -21,33 +18,18 @@ else describe("web UI shell (chromium)", suite);
 setDefaultTimeout(30_000);
 
 function suite() {
-  let tmp: ReturnType<typeof tmpdir>;
-  let server: ReturnType<typeof startServer>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    tmp = tmpdir();
-    const fake = installFake(tmp.path, "fake-agent", SCRIPT);
-    server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await launchBrowser();
-  }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await tmp?.[Symbol.asyncDispose]();
-  });
+  const served = servedSuite();
 
   const shot = (page: Page, name: string) =>
     process.env.OD_SCREENSHOTS ? page.screenshot({ path: `${process.env.OD_SCREENSHOTS}/${name}.png`, fullPage: true }) : undefined;
 
   async function ready(width: keyof typeof WIDTHS) {
-    const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
+    const page = await openPage(served.browser, `${served.server.url}?token=${served.server.token}`, width);
     await loaded(page);
     return page;
   }
 
-  async function runPrompt(page: Page, prompt: string, cwd = tmp.path) {
+  async function runPrompt(page: Page, prompt: string, cwd = served.tmp.path) {
     await page.fill("#cwd", cwd);
     await page.fill("#prompt", prompt);
     await page.focus("#prompt");
@@ -103,7 +85,7 @@ function suite() {
       await page.selectOption("#mode", "edit");
       await showHistory(page); // on a phone, its own tab
       const entry = page.locator("#runs button", { hasText: "write the file" }).first();
-      expect(await entry.textContent()).toContain(basename(tmp.path)); // where it ran
+      expect(await entry.textContent()).toContain(basename(served.tmp.path)); // where it ran
       await entry.focus();
       await page.keyboard.press("Enter"); // keyboard only
       await page.locator("#output", { hasText: "ALL DONE" }).waitFor();
@@ -111,7 +93,7 @@ function suite() {
       expect(await page.inputValue("#agent")).toBe("fake");
       expect(await page.inputValue("#model")).toBe("fake-model-7");
       expect(await page.inputValue("#mode")).toBe("read-only");
-      expect(await page.inputValue("#cwd")).toBe(tmp.path);
+      expect(await page.inputValue("#cwd")).toBe(served.tmp.path);
       expect(await page.inputValue("#prompt")).toBe("write the file");
       expect(await page.locator("#continue-row").isVisible()).toBe(true);
       expect(await page.locator("#session").textContent()).toBe("sess-42");
@@ -134,17 +116,17 @@ function suite() {
     });
 
     test(`${px} px: a bare URL without the token gets a readable page (401)`, async () => {
-      const page = await browser.newPage({ viewport: WIDTHS[width] });
-      const res = await page.goto(server.url);
+      const page = await served.browser.newPage({ viewport: WIDTHS[width] });
+      const res = await page.goto(served.server.url);
       expect(res?.status()).toBe(401);
       expect(await page.locator("h2").textContent()).toContain("Open the link");
       expect(await page.locator("body").textContent()).toContain("server-token");
       expect(await scrollsSideways(page)).toBe(false);
       expect(await seriousViolations(page)).toEqual([]);
       await shot(page, `no-token-${px}`);
-      expect((await page.goto(`${server.url}?token=wrong`))?.status()).toBe(401);
+      expect((await page.goto(`${served.server.url}?token=wrong`))?.status()).toBe(401);
       // The form on it takes the token and opens the working page.
-      await page.fill("input[name=token]", server.token);
+      await page.fill("input[name=token]", served.server.token);
       await page.click("button[type=submit]");
       await loaded(page);
       await page.close();
