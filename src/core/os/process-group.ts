@@ -14,8 +14,13 @@ export interface Ladder {
 }
 export const DEFAULT_LADDER: Ladder = { intMs: 1500, termMs: 1500, killMs: 1000 };
 
-/** Live (non-zombie) members of a process group, read from /proc. */
+/**
+ * Live (non-zombie) members of a process group, read from /proc. A group the kernel no longer
+ * knows (ESRCH to signal 0, the usual answer once an agent is done) has none, and costs no
+ * walk of /proc: that reads a stat file per process on the machine, hundreds of them.
+ */
 export function groupMembers(pgid: number): number[] {
+  if (!groupExists(pgid)) return [];
   let entries: string[];
   try {
     entries = readdirSync("/proc");
@@ -33,6 +38,16 @@ export function groupMembers(pgid: number): number[] {
     } catch {}
   }
   return members;
+}
+
+/** Whether any process (a zombie too) is in the group: only ESRCH says none; EPERM means someone is. */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== "ESRCH";
+  }
 }
 
 function groupMembersBySignal(pgid: number): number[] {

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./li
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";
 import { chunkPerTurn, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS, untilQuiet } from "./quiet.ts";
-import { OWNER_MARKER } from "./reap.ts";
+import { noteSpawned, OWNER_MARKER, RUN_MARKER, runMark } from "./reap.ts";
 import { ensureSentinel, ownerMark } from "./sentinel.ts";
 import { comSpecOf, windowsLaunch } from "./windows.ts";
 
@@ -152,6 +152,8 @@ function spawn(spec: SpawnSpec, stdoutFd?: number) {
   // On Windows a .cmd/.bat shim runs through ComSpec, built by the function the budget guard measures.
   const launch = process.platform === "win32" ? windowsLaunch(spec.cmd, comSpecOf(spec.env)) : undefined;
   ensureSentinel(); // before the agent: od may die the moment it is started
+  const runId = spec.env[RUN_MARKER];
+  noteSpawned(runId === undefined ? undefined : runMark(runId, ownerMark()));
   try {
     return Bun.spawn(launch?.cmd ?? spec.cmd, {
       windowsVerbatimArguments: launch?.verbatim,

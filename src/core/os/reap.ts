@@ -40,6 +40,27 @@ export function runMark(runId: string, owner?: string): Mark {
   return owner === undefined ? [`${RUN_MARKER}=${runId}`] : [`${RUN_MARKER}=${runId}`, `${OWNER_MARKER}=${owner}`];
 }
 
+/**
+ * The marks this od handed out that no reap has yet seen gone: while any is, od's exit reaps by its
+ * owner mark (sentinel.ts); once every run was reaped clean (a look at /proc found nothing of it
+ * left), nothing can carry the owner mark any more (a marked process comes only from od or from a
+ * marked process), and the exit need not read every process's environment again. An agent spawned
+ * without a run's mark keeps the exit's reap for good.
+ */
+const outstanding = new Set<string>();
+let unmarkedSpawn = false;
+
+/** Called as an agent is spawned with `mark` (or with none: `undefined`). */
+export function noteSpawned(mark: Mark | undefined): void {
+  if (mark) outstanding.add(mark.join("\0"));
+  else unmarkedSpawn = true;
+}
+
+/** Whether something od spawned may still carry its owner mark: what the exit's reap is for. */
+export function exitReapNeeded(): boolean {
+  return unmarkedSpawn || outstanding.size > 0;
+}
+
 /** Live processes of this user, od's own aside, that match any of `marks`. Races (a process gone meanwhile, one not ours) are skipped. */
 export function findMarked(marks: Mark[]): number[] {
   if (!marksReadable || marks.length === 0) return [];
@@ -82,12 +103,12 @@ function holds(environ: Buffer, entry: Buffer): boolean {
  */
 function* steps(marks: Mark[], waits: ReapWaits): Generator<number, number> {
   const first = findMarked(marks);
-  if (first.length === 0) return 0;
+  if (first.length === 0) return settled(marks, 0);
   const termed = new Set<number>();
   const start = Date.now();
   for (let left = first; left.length > 0; left = findMarked(marks)) {
     const elapsed = Date.now() - start;
-    if (elapsed >= waits.termMs + waits.killMs) break;
+    if (elapsed >= waits.termMs + waits.killMs) return first.length; // waits spent: some may live on
     const kill = elapsed >= waits.termMs;
     for (const pid of left)
       if (kill || !termed.has(pid)) {
@@ -96,7 +117,13 @@ function* steps(marks: Mark[], waits: ReapWaits): Generator<number, number> {
       }
     yield POLL_MS;
   }
-  return first.length;
+  return settled(marks, first.length);
+}
+
+/** `marks` seen gone: their runs no longer need the exit's reap. Returns `found`. */
+function settled(marks: Mark[], found: number): number {
+  for (const mark of marks) outstanding.delete(mark.join("\0"));
+  return found;
 }
 
 function signal(pid: number, name: NodeJS.Signals): void {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { marksReadable, OWNER_MARKER, RUN_MARKER, reap, reapNow } from "./reap.ts";
+import { exitReapNeeded, marksReadable, OWNER_MARKER, RUN_MARKER, reap, reapNow } from "./reap.ts";
 import { helperPath } from "./sandbox/helper.ts";
 
 /**
@@ -66,7 +66,8 @@ export function ensureSentinel(): void {
       process.once("exit", () => {
         const pid = sentinelPid();
         if (pid === undefined) return;
-        reapNow([[`${OWNER_MARKER}=${ownerMark()}`]]);
+        // Every run reaped clean (reap.ts): nothing carries the mark, and the walk of /proc is saved.
+        if (exitReapNeeded()) reapNow([[`${OWNER_MARKER}=${ownerMark()}`]]);
         try {
           process.kill(pid, "SIGKILL");
         } catch {}

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { findMarked, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
+import { exitReapNeeded, findMarked, noteSpawned, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
 import { alive, ROOT } from "../../helpers.ts";
 
 /** `cmd` in a session of its own, `env` added to PATH. */
@@ -64,5 +64,31 @@ describe.skipIf(process.platform !== "linux")("reap by mark", () => {
     reapNow([runMark(id)]);
     expect(await p.exited).not.toBe(0);
     expect(await until(() => findMarked([runMark(id)]).length === 0, 1000)).toBe(true);
+  });
+
+  test("a run reaped clean no longer needs od's exit to walk /proc for it; one whose waits ran out still does", async () => {
+    const id = crypto.randomUUID();
+    noteSpawned(runMark(id, "me"));
+    expect(exitReapNeeded()).toBe(true);
+    const stubborn = start(["sh", "-c", "trap '' TERM; sleep 1000"], { OD_RUN_ID: id, OD_OWNER: "me" });
+    expect(await until(() => findMarked([runMark(id, "me")]).length === 2, 2000)).toBe(true);
+    // No time to wait: the reap gives up with both alive, and the run stays outstanding.
+    expect(await reap([runMark(id, "me")], { termMs: 0, killMs: 0 })).toBe(2);
+    expect(exitReapNeeded()).toBe(true);
+    expect(await reap([runMark(id, "me")], { termMs: 100, killMs: 1000 })).toBe(2);
+    expect(await stubborn.exited).not.toBe(0);
+    expect(exitReapNeeded()).toBe(false);
+  });
+
+  test("an agent spawned without a run's mark keeps the exit's reap for good", () => {
+    const probe = Bun.spawnSync([
+      process.execPath,
+      "-e",
+      `const r = require(${JSON.stringify(join(ROOT, "src/core/os/reap.ts"))});
+       r.noteSpawned(undefined); r.noteSpawned(r.runMark("x", "me"));
+       r.reapSync([r.runMark("x", "me")]);
+       console.log(r.exitReapNeeded());`,
+    ]);
+    expect(probe.stdout.toString().trim()).toBe("true");
   });
 });

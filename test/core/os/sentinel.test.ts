@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { alive, ROOT } from "../../helpers.ts";
 
 const SENTINEL = JSON.stringify(join(ROOT, "src/core/os/sentinel.ts"));
+const REAP = JSON.stringify(join(ROOT, "src/core/os/reap.ts"));
 
 async function firstLine(stream: ReadableStream<Uint8Array>) {
   const reader = stream.getReader();
@@ -84,7 +85,10 @@ describe.skipIf(process.platform !== "linux")("the sentinel", () => {
   });
 });
 
-/** A stand-in for od: starts its sentinel (twice: one is kept), then an agent in a session of its own carrying od's mark. */
+/**
+ * A stand-in for od: starts its sentinel (twice: one is kept), then an agent in a session of its own carrying od's mark,
+ * noted as spawned the way process.ts notes every agent (a run whose reap has not yet seen it gone).
+ */
 function script(then: string): string {
   return `
     const { ensureSentinel, ownerMark, sentinelPid } = require(${SENTINEL});
@@ -93,6 +97,7 @@ function script(then: string): string {
     ensureSentinel();
     const agent = Bun.spawn(["sleep", "1000"], { env: { PATH: process.env.PATH, OD_OWNER: ownerMark() }, stdio: ["ignore", "ignore", "ignore"], detached: true });
     agent.unref();
+    require(${REAP}).noteSpawned(require(${REAP}).runMark("a-run", ownerMark()));
     console.log(JSON.stringify({ sentinel: sentinelPid(), again: first === sentinelPid(), agent: agent.pid }));
     ${then}`;
 }
