@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
@@ -149,7 +148,8 @@ function keyOf(adapter: Adapter, env: Env): Key | undefined {
 
 /**
  * A loop has no executable: what it is is its endpoint and the settings that choose it (a key, a
- * URL), the values kept only as a digest. Unconfigured (no endpoint): nothing cached.
+ * URL), the values kept only as a digest (Bun's own hasher: node:crypto costs ~15 ms to import).
+ * Unconfigured (no endpoint): nothing cached.
  */
 function loopKey(adapter: Adapter, env: Env): Key | undefined {
   let endpoint: string | undefined;
@@ -160,7 +160,7 @@ function loopKey(adapter: Adapter, env: Env): Key | undefined {
   }
   if (!endpoint) return undefined;
   const settings = (adapter.detect.auth?.envKeys ?? []).map((k) => env[k] ?? "").join("\0");
-  return { path: `${endpoint} #${createHash("sha256").update(settings).digest("hex").slice(0, 16)}`, mtimeMs: 0 };
+  return { path: `${endpoint} #${new Bun.CryptoHasher("sha256").update(settings).digest("hex").slice(0, 16)}`, mtimeMs: 0 };
 }
 
 function empty<E>(): CacheFile<E> {

@@ -269,6 +269,14 @@ describe("detection cache", () => {
   });
 });
 
+describe("what detection loads", () => {
+  test("the cache's digest of a loop's settings needs no node:crypto (its import is ~15 ms of CPU at every `od agents`, `od run`)", () => {
+    const source = readFileSync(join(import.meta.dir, "../../../src/core/agents/detect-cache.ts"), "utf8");
+    const imports = new Bun.Transpiler({ loader: "ts" }).scanImports(source).map((i) => i.path);
+    expect(imports).not.toContain("node:crypto");
+  });
+});
+
 describe("executable resolution", () => {
   test("an agent in a usual tool folder that PATH lacks is still found, and says how", async () => {
     await using tmp = tmpdir();
