@@ -4,7 +4,7 @@ import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
-import { resolveExecutable } from "../os/resolve.ts";
+import { type Resolved, resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
@@ -67,8 +67,9 @@ export async function detectCached(
   const cache: CacheFile = opts.refresh ? empty() : load(file);
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
+  const resolve = resolveOnce(env);
   for (const adapter of adapters) {
-    const key = keyOf(adapter, env);
+    const key = keyOf(adapter, env, resolve);
     if (!key) continue;
     keys.set(adapter.id, key);
     const entry = cache.entries[adapter.id];
@@ -77,6 +78,7 @@ export async function detectCached(
   const probed = await detectAll(
     adapters.filter((a) => !hits.has(a.id)),
     env,
+    { resolve },
   );
   const next: CacheFile = { odVersion: VERSION, entries: {} };
   for (const [id] of hits) next.entries[id] = cache.entries[id]!;
@@ -136,10 +138,28 @@ function fresh(entry: { path: string; mtimeMs: number; at: number } | undefined,
 /** Problems that say "ask again next time": a probe too slow, an endpoint that could not be reached. */
 const UNKEPT = new Set([PROBE_SLOW, "ENDPOINT_UNREACHABLE"]);
 
-function keyOf(adapter: Adapter, env: Env): Key | undefined {
+/** Each adapter's executable looked up once, for its key and its detection; not found is thrown again as it was. */
+function resolveOnce(env: Env): (adapter: Adapter) => Resolved {
+  const found = new Map<string, { ok: Resolved } | { err: unknown }>();
+  return (adapter) => {
+    let r = found.get(adapter.id);
+    if (!r) {
+      try {
+        r = { ok: resolveExecutable(adapter, env) };
+      } catch (err) {
+        r = { err };
+      }
+      found.set(adapter.id, r);
+    }
+    if ("err" in r) throw r.err;
+    return r.ok;
+  };
+}
+
+function keyOf(adapter: Adapter, env: Env, resolve = (a: Adapter) => resolveExecutable(a, env)): Key | undefined {
   if (adapter.protocol.kind === "loop") return loopKey(adapter, env);
   try {
-    const path = resolveExecutable(adapter, env).path;
+    const path = resolve(adapter).path;
     return { path, mtimeMs: statSync(path).mtimeMs };
   } catch {
     return undefined; // not installed: nothing worth caching, resolution is cheap

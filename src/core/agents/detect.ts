@@ -5,7 +5,7 @@ import type { Adapter, AuthState } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { Env } from "../contract/request.ts";
 import { type ProbeOptions, type ProbeResult, probe, type Slots } from "../os/probe.ts";
-import { resolveExecutable } from "../os/resolve.ts";
+import { type Resolved, resolveExecutable } from "../os/resolve.ts";
 import { authOnDisk } from "./auth-on-disk.ts";
 import { flagsFromHelp, flagsFromVersion, versionTellsFlags } from "./caps.ts";
 import { detectLoop } from "./detect-loop.ts";
@@ -24,6 +24,8 @@ export { compareVersions } from "./version-on-disk.ts";
  */
 export interface DetectContext {
   run(cmd: string[], timeoutMs: number): Promise<ProbeResult>;
+  /** The adapter's executable (throws AGENT_NOT_FOUND when there is none). */
+  resolve(adapter: Adapter): Resolved;
 }
 
 /** What starts a probe: `probe` (queued for a core), or a stand-in that counts or fakes them (tests, the benchmark). */
@@ -32,6 +34,8 @@ export type Prober = (cmd: string[], opts: ProbeOptions) => Promise<ProbeResult>
 export interface DetectOptions {
   slots?: Slots;
   probe?: Prober;
+  /** The executables as the caller already resolved them (the cache, for its keys): each is looked up once. */
+  resolve?: (adapter: Adapter) => Resolved;
 }
 
 export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext {
@@ -43,6 +47,7 @@ export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext
       if (!runs.has(key)) runs.set(key, start(cmd, { env, timeoutMs, slots: opts.slots }));
       return runs.get(key)!;
     },
+    resolve: opts.resolve ?? ((adapter) => resolveExecutable(adapter, env)),
   };
 }
 
@@ -62,7 +67,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
   let path: string;
   let via: Detection["via"];
   try {
-    ({ path, via } = resolveExecutable(adapter, env));
+    ({ path, via } = ctx.resolve(adapter));
   } catch (err) {
     const e = OdError.from(err);
     return { ...base, status: "missing", problems: [{ code: e.code, message: e.message, hint: e.hint }] };

@@ -278,6 +278,15 @@ describe("what detection loads", () => {
 });
 
 describe("executable resolution", () => {
+  test("detection takes the executable as its caller resolved it (the cache looks each one up once, for its key and the detection)", async () => {
+    await using tmp = tmpdir();
+    const path = fakeCli(join(tmp.path, "elsewhere"), "found", "echo 3.2.1");
+    const asked: string[] = [];
+    const resolve = (a: { id: string }) => (asked.push(a.id), { path, via: "path" as const });
+    const [d] = await detectAll([adapter("found")], { PATH: "/usr/bin:/bin", HOME: tmp.path }, { resolve });
+    expect(d).toMatchObject({ status: "ready", version: "3.2.1", path, via: "path" });
+    expect(asked).toEqual(["found"]);
+  });
   test("an agent in a usual tool folder that PATH lacks is still found, and says how", async () => {
     await using tmp = tmpdir();
     const local = join(tmp.path, ".local", "bin");
