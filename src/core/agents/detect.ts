@@ -10,7 +10,7 @@ import { authOnDisk } from "./auth-on-disk.ts";
 import { flagsFromHelp, flagsFromVersion, versionTellsFlags } from "./caps.ts";
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
-import { compareVersions, type DiskVersion, nodeVersionOnDisk, versionOnDisk } from "./version-on-disk.ts";
+import { compareVersions, type DiskVersion, nodeVersionOnDisk, type OldNode, versionOnDisk } from "./version-on-disk.ts";
 
 /** A probe's time limit, from its start: generous, since a slow answer on a busy machine is still an answer. */
 export const DEFAULT_PROBE_MS = 15_000;
@@ -81,7 +81,8 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     const r = await ctx.run([node, "--version"], timeoutMs);
     return r.exitCode === 0 ? r.output.split("\n")[0] : undefined;
   };
-  const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion });
+  let oldNode: OldNode | undefined;
+  const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion, oldNode: (found) => (oldNode = found) });
   // No model catalog here: it costs seconds (catalog.ts fetches one when models are asked for or named).
   // `--help` only where the version cannot tell the flags: a flag without a `since`, or no version on disk.
   const helpNow = adapter.detect.help && !versionTellsFlags(adapter);
@@ -91,7 +92,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     authState(adapter, env, run),
   ]);
   const d: Detection = { ...base, path, via };
-  const failed = versionFailure(adapter, path, version);
+  const failed = versionFailure(adapter, path, version, oldNode);
   if (failed) return { ...d, ...failed };
   Object.assign(d, versionOf(adapter, path, timeoutMs, disk, version));
   d.installed = true;
@@ -121,14 +122,20 @@ async function scanFlags(
   else d.flags = flagsFromHelp(adapter, r.output);
 }
 
-/** The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken. A slow one is neither. */
-function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefined): Partial<Detection> | undefined {
+/**
+ * The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken
+ * (a Node older than its package asks for is named: reinstalling would not help). A slow one is neither.
+ */
+function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefined, oldNode?: OldNode): Partial<Detection> | undefined {
   if (!r || r.timedOut || r.exitCode === 0) return undefined;
   const command = `\`${[path, ...adapter.version.args].join(" ")}\``;
+  const hint = oldNode
+    ? `${oldNode.pkg} ${oldNode.version} asks for Node ${oldNode.engines} (its engines) and runs on ${oldNode.node} here (${oldNode.program}): install a newer Node, or point PATH at one.`
+    : `Reinstall with \`${adapter.install}\`.`;
   if (r.failedToStart || r.exitCode === 126 || r.exitCode === 127)
     return {
       status: "missing",
-      problems: [{ code: "AGENT_NOT_FOUND", message: `${command} cannot be started`, hint: `Reinstall with \`${adapter.install}\`.` }],
+      problems: [{ code: "AGENT_NOT_FOUND", message: `${command} cannot be started`, hint }],
     };
   const said = r.output.split("\n").at(-1)?.slice(0, 200);
   return {
@@ -137,7 +144,7 @@ function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefin
       {
         code: "AGENT_CRASHED",
         message: `${command} exited with ${r.exitCode}${said ? `: ${said}` : ""}`,
-        hint: `Reinstall with \`${adapter.install}\`.`,
+        hint,
       },
     ],
   };
