@@ -1,10 +1,10 @@
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
-import { type Resolved, resolveExecutable } from "../os/resolve.ts";
+import { findOnPath, type Resolved, resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
@@ -16,6 +16,8 @@ interface Entry {
   path: string;
   mtimeMs: number;
   at: number;
+  /** The Node on PATH when it was detected (`nodeOf`): a package's verdict hangs on it (its `engines`). */
+  node?: string;
   detection: Detection;
 }
 
@@ -68,12 +70,13 @@ export async function detectCached(
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
   const resolve = resolveOnce(env);
+  const node = nodeOf(env);
   for (const adapter of adapters) {
     const key = keyOf(adapter, env, resolve);
     if (!key) continue;
     keys.set(adapter.id, key);
     const entry = cache.entries[adapter.id];
-    if (entry && fresh(entry, key, now)) hits.set(adapter.id, entry.detection);
+    if (entry && fresh(entry, key, now) && entry.node === node) hits.set(adapter.id, entry.detection);
   }
   const probed = await detectAll(
     adapters.filter((a) => !hits.has(a.id)),
@@ -85,7 +88,7 @@ export async function detectCached(
   for (const detection of probed) {
     const key = keys.get(detection.id);
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
-    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, detection };
+    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, node, detection };
   }
   save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
@@ -111,7 +114,22 @@ export async function detectCached(
 export function cachedDetection(adapter: Adapter, env: Env = process.env, now = Date.now()): Detection | undefined {
   const key = keyOf(adapter, env);
   const entry = key ? load(cachePath(env)).entries[adapter.id] : undefined;
-  return key && fresh(entry, key, now) ? entry!.detection : undefined;
+  return key && fresh(entry, key, now) && entry!.node === nodeOf(env) ? entry!.detection : undefined;
+}
+
+/**
+ * The Node on PATH, as its real path and mtime ("" for none): another one (`nvm use`, an upgrade)
+ * can change whether a package runs (kimi 2.1 needs 22.19), so a detection made under another is redone.
+ */
+function nodeOf(env: Env): string {
+  const node = findOnPath("node", env);
+  if (!node) return "";
+  try {
+    const real = realpathSync(node);
+    return `${real} ${statSync(real).mtimeMs}`;
+  } catch {
+    return node;
+  }
 }
 
 /** The adapter's cached catalog (24 h, for this install of the CLI and this od); undefined when none was fetched. */

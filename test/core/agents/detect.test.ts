@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
@@ -266,6 +266,35 @@ describe("detection cache", () => {
     expect((await detectCached(a, { env })).cached).toEqual([]);
     expect(() => JSON.parse(readFileSync(cachePath(env), "utf8"))).not.toThrow();
     expect((await detectCached(a, { env, refresh: true })).cached).toEqual([]);
+  });
+});
+
+describe("the cache and Node", () => {
+  test("another Node on PATH detects again: a package read as ready under Node 22 is asked under Node 20, where it fails", async () => {
+    await using tmp = tmpdir();
+    for (const v of ["22.19.0", "20.20.2"]) {
+      const node = join(tmp.path, `node${v.split(".")[0]}`, "node");
+      mkdirSync(dirname(node), { recursive: true });
+      writeFileSync(
+        node,
+        `#!/bin/sh\n[ "$1" = --version ] && { echo v${v}; exit 0; }\n[ "${v}" = 22.19.0 ] || { echo "no zstd in node:zlib" >&2; exit 1; }\nexec /bin/sh "$@"\n`,
+      );
+      chmodSync(node, 0o755);
+    }
+    const pkg = join(tmp.path, "lib", "node_modules", "zed");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "zed", version: "2.1.0", engines: { node: ">=22.19.0" } }));
+    writeFileSync(join(pkg, "cli.js"), "#!/usr/bin/env node\necho 2.1.0\n");
+    chmodSync(join(pkg, "cli.js"), 0o755);
+    mkdirSync(join(tmp.path, "bin"));
+    symlinkSync(join(pkg, "cli.js"), join(tmp.path, "bin", "zed"));
+    const a = [adapter("zed", { detect: { npmPackage: "zed" } })];
+    const on = (node: string) => envFor(tmp.path, { PATH: `${join(tmp.path, "bin")}:${join(tmp.path, node)}:/usr/bin:/bin` });
+    expect((await detectCached(a, { env: on("node22") })).detections[0]).toMatchObject({ status: "ready", versionFrom: "package" });
+    expect((await detectCached(a, { env: on("node22") })).cached).toEqual(["zed"]);
+    const under20 = await detectCached(a, { env: on("node20") });
+    expect(under20.cached).toEqual([]);
+    expect(under20.detections[0]).toMatchObject({ status: "broken", problems: [{ code: "AGENT_CRASHED" }] });
   });
 });
 
