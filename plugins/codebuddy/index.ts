@@ -48,7 +48,8 @@ export default defineAdapter({
   detect: {
     configDir: ".codebuddy",
     npmPackage: "@tencent-ai/codebuddy-code",
-    help: { args: ["--help"], flags: ["--include-partial-messages"] },
+    // Its first version with the flag is unknown (not in its CHANGELOG.md); 2.117.0's --help lists it.
+    help: { args: ["--help"], flags: ["--include-partial-messages"], seenIn: { "--include-partial-messages": "2.117.0" } },
     auth: { envKeys: ["CODEBUDDY_API_KEY", "CODEBUDDY_AUTH_TOKEN"] },
   },
   capabilities: { streaming: true, resume: true, readOnly: true, allowedTools: true, maxTurns: true, skills: "prompt" },

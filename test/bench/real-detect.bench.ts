@@ -18,13 +18,12 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { detectAll } from "../../src/core/agents/detect.ts";
-import type { Detection } from "../../src/core/agents/detection.ts";
 import type { Adapter } from "../../src/core/contract/adapter.ts";
 import { probe } from "../../src/core/os/probe.ts";
 import { tmpdir } from "../helpers.ts";
 import { CLIS, cacheRoot, installCli, installDir, type LiveCli } from "../live/clis.ts";
-import { BUN, OD } from "./fakes.ts";
-import { benchAllOnDisk } from "./on-disk-detect.bench.ts";
+import { BUN } from "./fakes.ts";
+import { benchAllOnDisk, odAgents } from "./on-disk-detect.bench.ts";
 import { type Figure, figure, median } from "./stats.ts";
 
 const SECTION = "7 real-detect";
@@ -69,6 +68,7 @@ interface Samples {
   single: number[];
   slowest: string[];
   cold: number[];
+  coldCpu: number[];
   cached: number[];
   inProcess: number[];
   wrong: number[];
@@ -82,6 +82,7 @@ const newSamples = (): Samples => ({
   single: [],
   slowest: [],
   cold: [],
+  coldCpu: [],
   cached: [],
   inProcess: [],
   wrong: [],
@@ -99,6 +100,7 @@ async function oneRound(clis: LiveCli[], adapters: Adapter[], s: Samples): Promi
   s.slowest.push(worst.id);
   const cold = await odAgents({ ...env, OD_HOME: join(tmp.path, ".od") }, ["--refresh"]);
   s.cold.push(cold.ms);
+  s.coldCpu.push(cold.cpuMs);
   s.cached.push((await odAgents({ ...env, OD_HOME: join(tmp.path, ".od") }, [])).ms);
   const seven = clis.map((cli) => [cli, cold.detections.find((d) => d.id === cli.id)] as const);
   const wrong = seven.filter(([cli, d]) => d?.status !== "ready" || d.version !== cli.version);
@@ -121,6 +123,7 @@ function report(s: Samples, when: string): Figure[] {
   return [
     figure(SECTION, `${when}: slowest single --version, alone`, "ms", s.single, { note: `${when}: the slowest was ${slowest}` }),
     figure(SECTION, `${when}: od agents --refresh, cold (7 real CLIs)`, "ms", s.cold, { target: "<= 300 ms", met: median(s.cold) <= 300 }),
+    figure(SECTION, `${when}: od agents --refresh, cold, CPU (its probes' too)`, "ms", s.coldCpu),
     figure(SECTION, `${when}: cold / slowest single probe`, "x", ratio, { target: "<= 1.2", met: median(ratio) <= 1.2 }),
     figure(SECTION, `${when}: od agents, cached`, "ms", s.cached),
     figure(SECTION, `${when}: detectAll of their 9 adapters (in process)`, "ms", s.inProcess),
@@ -167,14 +170,6 @@ async function slowestSingle(clis: LiveCli[], env: Record<string, string>): Prom
     if (ms > worst.ms) worst = { ms, id: cli.id };
   }
   return worst;
-}
-
-async function odAgents(env: Record<string, string>, args: string[]): Promise<{ ms: number; detections: Detection[] }> {
-  const t = performance.now();
-  const p = Bun.spawn([OD, "agents", "--json", ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "ignore" });
-  const out = await new Response(p.stdout).text();
-  if ((await p.exited) !== 0) throw new Error(`od agents ${args.join(" ")} exited ${p.exitCode}`);
-  return { ms: performance.now() - t, detections: JSON.parse(out) };
 }
 
 /** `n` busy loops beside `f` (one per core on the bench machine), killed after. */

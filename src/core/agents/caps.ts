@@ -1,8 +1,10 @@
 /**
  * Which optional flags an installed CLI has (an adapter's `detect.help`), told by
- * its version where the adapter's table says since when each flag exists, and
- * by its `--help` only where the table cannot tell (a flag without an entry, or
- * a version that is unknown or not a version).
+ * its version where the adapter's table says since when each flag exists (`since`),
+ * or in which version's `--help` it was seen (`seenIn`: that version and later
+ * ones have it), and by its `--help` only where the table cannot tell (a flag
+ * without an entry, a version below `seenIn`, or a version that is unknown or
+ * not a version).
  */
 import type { Adapter } from "../contract/adapter.ts";
 import { compareVersions } from "./version-on-disk.ts";
@@ -15,15 +17,22 @@ export function flagsFromVersion(adapter: Adapter, version: string | undefined):
   if (!help || !version) return undefined;
   const v = version.replace(/^v/, "").match(DOTTED)?.[0];
   if (!v) return undefined;
-  const since = help.since ?? {};
-  if (!help.flags.every((f) => since[f] !== undefined)) return undefined;
-  return help.flags.filter((f) => compareVersions(v, since[f]!) >= 0);
+  const flags: string[] = [];
+  for (const f of help.flags) {
+    const since = help.since?.[f];
+    const seen = help.seenIn?.[f];
+    if (since !== undefined) {
+      if (compareVersions(v, since) >= 0) flags.push(f);
+    } else if (seen !== undefined && compareVersions(v, seen) >= 0) flags.push(f);
+    else return undefined; // never seen, or below the version it was seen in: it may or may not be there
+  }
+  return flags;
 }
 
-/** Whether a version alone can ever tell this adapter's flags (every flag has a `since`). */
+/** Whether a version alone can ever tell this adapter's flags (every flag has a `since` or a `seenIn`). */
 export function versionTellsFlags(adapter: Adapter): boolean {
   const help = adapter.detect.help;
-  return Boolean(help?.flags.every((f) => help.since?.[f] !== undefined));
+  return Boolean(help?.flags.every((f) => help.since?.[f] !== undefined || help.seenIn?.[f] !== undefined));
 }
 
 /** The flags that `--help`'s output shows: a flag as a word of its own (`--fast`, `--fast=…`, `-f, --fast`), not a prefix of another. */

@@ -1,11 +1,10 @@
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
-import { resolveExecutable } from "../os/resolve.ts";
+import { findOnPath, type Resolved, resolveExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
@@ -17,6 +16,8 @@ interface Entry {
   path: string;
   mtimeMs: number;
   at: number;
+  /** The Node on PATH when it was detected (`nodeOf`): a package's verdict hangs on it (its `engines`). */
+  node?: string;
   detection: Detection;
 }
 
@@ -68,23 +69,26 @@ export async function detectCached(
   const cache: CacheFile = opts.refresh ? empty() : load(file);
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
+  const resolve = resolveOnce(env);
+  const node = nodeOf(env);
   for (const adapter of adapters) {
-    const key = keyOf(adapter, env);
+    const key = keyOf(adapter, env, resolve);
     if (!key) continue;
     keys.set(adapter.id, key);
     const entry = cache.entries[adapter.id];
-    if (entry && fresh(entry, key, now)) hits.set(adapter.id, entry.detection);
+    if (entry && fresh(entry, key, now) && entry.node === node) hits.set(adapter.id, entry.detection);
   }
   const probed = await detectAll(
     adapters.filter((a) => !hits.has(a.id)),
     env,
+    { resolve },
   );
   const next: CacheFile = { odVersion: VERSION, entries: {} };
   for (const [id] of hits) next.entries[id] = cache.entries[id]!;
   for (const detection of probed) {
     const key = keys.get(detection.id);
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
-    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, detection };
+    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, node, detection };
   }
   save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
@@ -110,7 +114,22 @@ export async function detectCached(
 export function cachedDetection(adapter: Adapter, env: Env = process.env, now = Date.now()): Detection | undefined {
   const key = keyOf(adapter, env);
   const entry = key ? load(cachePath(env)).entries[adapter.id] : undefined;
-  return key && fresh(entry, key, now) ? entry!.detection : undefined;
+  return key && fresh(entry, key, now) && entry!.node === nodeOf(env) ? entry!.detection : undefined;
+}
+
+/**
+ * The Node on PATH, as its real path and mtime ("" for none): another one (`nvm use`, an upgrade)
+ * can change whether a package runs (kimi 2.1 needs 22.19), so a detection made under another is redone.
+ */
+function nodeOf(env: Env): string {
+  const node = findOnPath("node", env);
+  if (!node) return "";
+  try {
+    const real = realpathSync(node);
+    return `${real} ${statSync(real).mtimeMs}`;
+  } catch {
+    return node;
+  }
 }
 
 /** The adapter's cached catalog (24 h, for this install of the CLI and this od); undefined when none was fetched. */
@@ -137,10 +156,28 @@ function fresh(entry: { path: string; mtimeMs: number; at: number } | undefined,
 /** Problems that say "ask again next time": a probe too slow, an endpoint that could not be reached. */
 const UNKEPT = new Set([PROBE_SLOW, "ENDPOINT_UNREACHABLE"]);
 
-function keyOf(adapter: Adapter, env: Env): Key | undefined {
+/** Each adapter's executable looked up once, for its key and its detection; not found is thrown again as it was. */
+function resolveOnce(env: Env): (adapter: Adapter) => Resolved {
+  const found = new Map<string, { ok: Resolved } | { err: unknown }>();
+  return (adapter) => {
+    let r = found.get(adapter.id);
+    if (!r) {
+      try {
+        r = { ok: resolveExecutable(adapter, env) };
+      } catch (err) {
+        r = { err };
+      }
+      found.set(adapter.id, r);
+    }
+    if ("err" in r) throw r.err;
+    return r.ok;
+  };
+}
+
+function keyOf(adapter: Adapter, env: Env, resolve = (a: Adapter) => resolveExecutable(a, env)): Key | undefined {
   if (adapter.protocol.kind === "loop") return loopKey(adapter, env);
   try {
-    const path = resolveExecutable(adapter, env).path;
+    const path = resolve(adapter).path;
     return { path, mtimeMs: statSync(path).mtimeMs };
   } catch {
     return undefined; // not installed: nothing worth caching, resolution is cheap
@@ -149,7 +186,8 @@ function keyOf(adapter: Adapter, env: Env): Key | undefined {
 
 /**
  * A loop has no executable: what it is is its endpoint and the settings that choose it (a key, a
- * URL), the values kept only as a digest. Unconfigured (no endpoint): nothing cached.
+ * URL), the values kept only as a digest (Bun's own hasher: node:crypto costs ~15 ms to import).
+ * Unconfigured (no endpoint): nothing cached.
  */
 function loopKey(adapter: Adapter, env: Env): Key | undefined {
   let endpoint: string | undefined;
@@ -160,7 +198,7 @@ function loopKey(adapter: Adapter, env: Env): Key | undefined {
   }
   if (!endpoint) return undefined;
   const settings = (adapter.detect.auth?.envKeys ?? []).map((k) => env[k] ?? "").join("\0");
-  return { path: `${endpoint} #${createHash("sha256").update(settings).digest("hex").slice(0, 16)}`, mtimeMs: 0 };
+  return { path: `${endpoint} #${new Bun.CryptoHasher("sha256").update(settings).digest("hex").slice(0, 16)}`, mtimeMs: 0 };
 }
 
 function empty<E>(): CacheFile<E> {

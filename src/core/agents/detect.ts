@@ -5,12 +5,12 @@ import type { Adapter, AuthState } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { Env } from "../contract/request.ts";
 import { type ProbeOptions, type ProbeResult, probe, type Slots } from "../os/probe.ts";
-import { resolveExecutable } from "../os/resolve.ts";
+import { type Resolved, resolveExecutable } from "../os/resolve.ts";
 import { authOnDisk } from "./auth-on-disk.ts";
 import { flagsFromHelp, flagsFromVersion, versionTellsFlags } from "./caps.ts";
 import { detectLoop } from "./detect-loop.ts";
 import { type Detection, PROBE_SLOW, type Problem } from "./detection.ts";
-import { compareVersions, type DiskVersion, nodeVersionOnDisk, versionOnDisk } from "./version-on-disk.ts";
+import { compareVersions, type DiskVersion, nodeVersionOnDisk, type OldNode, versionOnDisk } from "./version-on-disk.ts";
 
 /** A probe's time limit, from its start: generous, since a slow answer on a busy machine is still an answer. */
 export const DEFAULT_PROBE_MS = 15_000;
@@ -24,6 +24,8 @@ export { compareVersions } from "./version-on-disk.ts";
  */
 export interface DetectContext {
   run(cmd: string[], timeoutMs: number): Promise<ProbeResult>;
+  /** The adapter's executable (throws AGENT_NOT_FOUND when there is none). */
+  resolve(adapter: Adapter): Resolved;
 }
 
 /** What starts a probe: `probe` (queued for a core), or a stand-in that counts or fakes them (tests, the benchmark). */
@@ -32,6 +34,8 @@ export type Prober = (cmd: string[], opts: ProbeOptions) => Promise<ProbeResult>
 export interface DetectOptions {
   slots?: Slots;
   probe?: Prober;
+  /** The executables as the caller already resolved them (the cache, for its keys): each is looked up once. */
+  resolve?: (adapter: Adapter) => Resolved;
 }
 
 export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext {
@@ -43,6 +47,7 @@ export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext
       if (!runs.has(key)) runs.set(key, start(cmd, { env, timeoutMs, slots: opts.slots }));
       return runs.get(key)!;
     },
+    resolve: opts.resolve ?? ((adapter) => resolveExecutable(adapter, env)),
   };
 }
 
@@ -62,7 +67,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
   let path: string;
   let via: Detection["via"];
   try {
-    ({ path, via } = resolveExecutable(adapter, env));
+    ({ path, via } = ctx.resolve(adapter));
   } catch (err) {
     const e = OdError.from(err);
     return { ...base, status: "missing", problems: [{ code: e.code, message: e.message, hint: e.hint }] };
@@ -76,7 +81,8 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     const r = await ctx.run([node, "--version"], timeoutMs);
     return r.exitCode === 0 ? r.output.split("\n")[0] : undefined;
   };
-  const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion });
+  let oldNode: OldNode | undefined;
+  const disk = await versionOnDisk(adapter, path, { env, home, nodeVersion, oldNode: (found) => (oldNode = found) });
   // No model catalog here: it costs seconds (catalog.ts fetches one when models are asked for or named).
   // `--help` only where the version cannot tell the flags: a flag without a `since`, or no version on disk.
   const helpNow = adapter.detect.help && !versionTellsFlags(adapter);
@@ -86,7 +92,7 @@ export async function detectOne(adapter: Adapter, env: Env = process.env, ctx = 
     authState(adapter, env, run),
   ]);
   const d: Detection = { ...base, path, via };
-  const failed = versionFailure(adapter, path, version);
+  const failed = versionFailure(adapter, path, version, oldNode);
   if (failed) return { ...d, ...failed };
   Object.assign(d, versionOf(adapter, path, timeoutMs, disk, version));
   d.installed = true;
@@ -116,14 +122,20 @@ async function scanFlags(
   else d.flags = flagsFromHelp(adapter, r.output);
 }
 
-/** The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken. A slow one is neither. */
-function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefined): Partial<Detection> | undefined {
+/**
+ * The version probe's verdict when the CLI cannot be used: not startable is missing, a failing one broken
+ * (a Node older than its package asks for is named: reinstalling would not help). A slow one is neither.
+ */
+function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefined, oldNode?: OldNode): Partial<Detection> | undefined {
   if (!r || r.timedOut || r.exitCode === 0) return undefined;
   const command = `\`${[path, ...adapter.version.args].join(" ")}\``;
+  const hint = oldNode
+    ? `${oldNode.pkg} ${oldNode.version} asks for Node ${oldNode.engines} (its engines) and runs on ${oldNode.node} here (${oldNode.program}): install a newer Node, or point PATH at one.`
+    : `Reinstall with \`${adapter.install}\`.`;
   if (r.failedToStart || r.exitCode === 126 || r.exitCode === 127)
     return {
       status: "missing",
-      problems: [{ code: "AGENT_NOT_FOUND", message: `${command} cannot be started`, hint: `Reinstall with \`${adapter.install}\`.` }],
+      problems: [{ code: "AGENT_NOT_FOUND", message: `${command} cannot be started`, hint }],
     };
   const said = r.output.split("\n").at(-1)?.slice(0, 200);
   return {
@@ -132,7 +144,7 @@ function versionFailure(adapter: Adapter, path: string, r: ProbeResult | undefin
       {
         code: "AGENT_CRASHED",
         message: `${command} exited with ${r.exitCode}${said ? `: ${said}` : ""}`,
-        hint: `Reinstall with \`${adapter.install}\`.`,
+        hint,
       },
     ],
   };

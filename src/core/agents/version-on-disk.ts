@@ -29,9 +29,21 @@ export interface DiskContext {
   /** `<node> --version` ("v22.1.0"), asked at most once per interpreter in one detection. */
   nodeVersion(node: string): Promise<string | undefined>;
   platform?: NodeJS.Platform;
+  /** Told when the package's `engines.node` asks for a newer Node than the one that would run it. */
+  oldNode?(found: OldNode): void;
+}
+
+/** A package whose `engines.node` the Node that would run it does not meet: whether it runs anyway, only running it tells. */
+export interface OldNode {
+  pkg: string;
+  version: string;
+  engines: string;
+  node: string;
+  program: string;
 }
 
 interface Package {
+  name: string;
   version: string;
   engines?: { node?: unknown };
 }
@@ -117,11 +129,14 @@ async function trusted(adapter: Adapter, found: { entry: string; pkg: Package; s
   if (program === "native" || !/^node(js)?(\.exe)?$/i.test(basename(program)) || typeof range !== "string") return true;
   const node = (await ctx.nodeVersion(program))?.match(VERSION)?.[1];
   if (!node) return false;
+  let met: boolean;
   try {
-    return Bun.semver.satisfies(node, range);
+    met = Bun.semver.satisfies(node, range);
   } catch {
     return true; // a range Bun cannot read says nothing either way
   }
+  if (!met) ctx.oldNode?.({ pkg: found.pkg.name, version: found.pkg.version, engines: range, node: `v${node}`, program });
+  return met;
 }
 
 /** A version folder newer than the package's in one of the CLI's self-update folders (`<dir>/<v>` or `<dir>/<platform>/<v>`). */

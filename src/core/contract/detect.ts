@@ -31,12 +31,15 @@ export const DetectSchema = z.object({
    * Flags to look for in `--help`; the adapter uses them only when present (InvokeContext.flags).
    * `since` gives, per flag, the first version that has it (checked against the real CLI's `--help`):
    * with the version known, od reads the flags from it and runs no `--help`; a flag without one still needs the scan.
+   * `seenIn`, for a flag whose first version is not known, a version whose `--help` lists it: from that
+   * version on the flag is read from the version too; below it (where it may or may not be) `--help` tells.
    */
   help: z
     .object({
       args: z.array(z.string()).default(["--help"]),
       flags: z.array(z.string()).min(1),
       since: z.record(z.string(), z.string().regex(/^\d+(\.\d+)*$/)).default({}),
+      seenIn: z.record(z.string(), z.string().regex(/^\d+(\.\d+)*$/)).default({}),
     })
     .optional(),
   auth: z

@@ -236,6 +236,37 @@ describe("capabilities from the version", () => {
   test("a flag without a `since` leaves it to --help", () => {
     expect(flagsFromVersion(byId("cursor-agent"), "2026.1.1")).toBeUndefined();
   });
+  // CodeBuddy's first version with the flag is unknown (its changelog does not say); 2.117.0's --help lists it.
+  test.each([
+    ["2.117.0", ["--include-partial-messages"]],
+    ["2.200.1", ["--include-partial-messages"]],
+    ["v2.117.0", ["--include-partial-messages"]],
+    ["2.116.9", undefined],
+    ["1.0.0", undefined],
+    ["not a version", undefined],
+  ])("codebuddy %p: from the version its --help was seen in, --help below it", (version, flags) =>
+    expect(flagsFromVersion(byId("codebuddy"), version)).toEqual(flags as string[] | undefined),
+  );
+  test.each([
+    ["2.117.0", [], ["--include-partial-messages"]],
+    ["2.50.0", ["--help"], []],
+  ])("codebuddy %s installed the npm way: --help runs only below 2.117.0", async (version, spawned, flags) => {
+    await using tmp = tmpdir();
+    const codebuddy = byId("codebuddy");
+    install(tmp.path, codebuddy, version);
+    const ran: string[] = [];
+    const [d] = await detectAll(
+      [codebuddy],
+      { PATH: join(tmp.path, "bin"), HOME: tmp.path, CODEBUDDY_API_KEY: "k" },
+      {
+        probe: async (cmd) => (
+          ran.push(cmd.slice(1).join(" ")), { exitCode: 0, output: "Usage: codebuddy", timedOut: false, failedToStart: false }
+        ),
+      },
+    );
+    expect(ran).toEqual(spawned);
+    expect(d).toMatchObject({ status: "ready", version, versionFrom: "package", flags });
+  });
   test.each([
     ["claude 2.1.0", ["--version"], ["--include-partial-messages"]],
     ["claude 0.9.0", ["--version"], []],

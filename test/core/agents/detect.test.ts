@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
@@ -269,7 +269,53 @@ describe("detection cache", () => {
   });
 });
 
+describe("the cache and Node", () => {
+  test("another Node on PATH detects again: a package read as ready under Node 22 is asked under Node 20, where it fails", async () => {
+    await using tmp = tmpdir();
+    for (const v of ["22.19.0", "20.20.2"]) {
+      const node = join(tmp.path, `node${v.split(".")[0]}`, "node");
+      mkdirSync(dirname(node), { recursive: true });
+      writeFileSync(
+        node,
+        `#!/bin/sh\n[ "$1" = --version ] && { echo v${v}; exit 0; }\n[ "${v}" = 22.19.0 ] || { echo "no zstd in node:zlib" >&2; exit 1; }\nexec /bin/sh "$@"\n`,
+      );
+      chmodSync(node, 0o755);
+    }
+    const pkg = join(tmp.path, "lib", "node_modules", "zed");
+    mkdirSync(pkg, { recursive: true });
+    writeFileSync(join(pkg, "package.json"), JSON.stringify({ name: "zed", version: "2.1.0", engines: { node: ">=22.19.0" } }));
+    writeFileSync(join(pkg, "cli.js"), "#!/usr/bin/env node\necho 2.1.0\n");
+    chmodSync(join(pkg, "cli.js"), 0o755);
+    mkdirSync(join(tmp.path, "bin"));
+    symlinkSync(join(pkg, "cli.js"), join(tmp.path, "bin", "zed"));
+    const a = [adapter("zed", { detect: { npmPackage: "zed" } })];
+    const on = (node: string) => envFor(tmp.path, { PATH: `${join(tmp.path, "bin")}:${join(tmp.path, node)}:/usr/bin:/bin` });
+    expect((await detectCached(a, { env: on("node22") })).detections[0]).toMatchObject({ status: "ready", versionFrom: "package" });
+    expect((await detectCached(a, { env: on("node22") })).cached).toEqual(["zed"]);
+    const under20 = await detectCached(a, { env: on("node20") });
+    expect(under20.cached).toEqual([]);
+    expect(under20.detections[0]).toMatchObject({ status: "broken", problems: [{ code: "AGENT_CRASHED" }] });
+  });
+});
+
+describe("what detection loads", () => {
+  test("the cache's digest of a loop's settings needs no node:crypto (its import is ~15 ms of CPU at every `od agents`, `od run`)", () => {
+    const source = readFileSync(join(import.meta.dir, "../../../src/core/agents/detect-cache.ts"), "utf8");
+    const imports = new Bun.Transpiler({ loader: "ts" }).scanImports(source).map((i) => i.path);
+    expect(imports).not.toContain("node:crypto");
+  });
+});
+
 describe("executable resolution", () => {
+  test("detection takes the executable as its caller resolved it (the cache looks each one up once, for its key and the detection)", async () => {
+    await using tmp = tmpdir();
+    const path = fakeCli(join(tmp.path, "elsewhere"), "found", "echo 3.2.1");
+    const asked: string[] = [];
+    const resolve = (a: { id: string }) => (asked.push(a.id), { path, via: "path" as const });
+    const [d] = await detectAll([adapter("found")], { PATH: "/usr/bin:/bin", HOME: tmp.path }, { resolve });
+    expect(d).toMatchObject({ status: "ready", version: "3.2.1", path, via: "path" });
+    expect(asked).toEqual(["found"]);
+  });
   test("an agent in a usual tool folder that PATH lacks is still found, and says how", async () => {
     await using tmp = tmpdir();
     const local = join(tmp.path, ".local", "bin");

@@ -110,6 +110,30 @@ describe("version on disk", () => {
     expect(met.ran()).toEqual([]);
   });
 
+  test("Node older than the package's engines and the CLI fails under it: broken, and the hint names the Node it asks for", async () => {
+    await using tmp = tmpdir();
+    write(join(tmp.path, "bin", "node"), '#!/bin/sh\n[ "$1" = --version ] && { echo v20.20.2; exit 0; }\nexec /bin/sh "$@"\n', 0o755);
+    const cli = npmInstall(tmp.path, {
+      bin: "acme",
+      pkg: "@acme/cli",
+      version: "3.4.5",
+      shebang: "#!/usr/bin/env node",
+      engines: ">=22.19.0",
+    });
+    const entry = join(tmp.path, "lib", "node_modules", "@acme", "cli", "dist", "cli.js");
+    write(entry, `#!/usr/bin/env node\necho "$*" >> "${tmp.path}/acme.ran"\necho "SyntaxError: no zstd in node:zlib" >&2\nexit 1\n`, 0o755);
+    const [d] = await detectAll([adapter("acme", { npmPackage: "@acme/cli" })], envOf(tmp.path));
+    expect(cli.ran()).toEqual(["--version"]);
+    expect(d).toMatchObject({ status: "broken", installed: false });
+    expect(d!.version).toBeUndefined(); // not ready at a version it cannot run
+    expect(d!.problems).toHaveLength(1);
+    expect(d!.problems[0]!.code).toBe("AGENT_CRASHED");
+    expect(d!.problems[0]!.message).toContain("SyntaxError: no zstd in node:zlib");
+    expect(d!.problems[0]!.hint).toBe(
+      `@acme/cli 3.4.5 asks for Node >=22.19.0 (its engines) and runs on v20.20.2 here (${join(tmp.path, "bin", "node")}): install a newer Node, or point PATH at one.`,
+    );
+  });
+
   test("a newer self-update in detect.updateDirs: the package's version is not the one that runs, so the CLI is asked", async () => {
     await using tmp = tmpdir();
     const cli = npmInstall(tmp.path, { bin: "acme", pkg: "@acme/cli", version: "1.0.102" });
