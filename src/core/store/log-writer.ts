@@ -65,9 +65,9 @@ export class LogWriter {
     return this.failure;
   }
 
-  append(event: OdEvent): void {
+  /** Appends one event; `json` is its JSON when the caller made it already (the run service makes it once for every consumer). */
+  append(event: OdEvent, json = JSON.stringify(event)): void {
     if (this.closed) return;
-    const json = JSON.stringify(event);
     if (this.failure) {
       this.kept.push(lineOf(event, json));
       return;
