@@ -3,12 +3,12 @@ import { loadRegistry, loadSkills } from "../builtins.ts";
 import type { Registry } from "../core/agents/registry.ts";
 import { selectAgent } from "../core/agents/select.ts";
 import { exitCodeFor, OdError, runError } from "../core/contract/errors.ts";
-import type { EventOf, OdEvent } from "../core/contract/events.ts";
+import type { EventOf } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
 import { onStopSignals, STOP_SIGNALS, type StopSignal } from "../core/os/stop-signals.ts";
 import { viewPlan } from "../core/run/dry-run.ts";
 import { planRun } from "../core/run/plan.ts";
-import { Refusal } from "../core/runs/service.ts";
+import { type Passed, Refusal } from "../core/runs/service.ts";
 import { createOd } from "../od.ts";
 import { ABOUT } from "./about.ts";
 import { batchedSinks } from "./batched.ts";
@@ -57,9 +57,9 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
     controller.abort();
   });
   const color = colorFor(process.stderr);
-  const render = args.json
-    ? (e: OdEvent) => sinks.out.write(`${JSON.stringify(e)}\n`)
-    : createTextRenderer(sinks.out, sinks.err, color, { result: Boolean(args.result) });
+  // --json prints each event's line as the run log has it (made once, for both).
+  const text = args.json ? undefined : createTextRenderer(sinks.out, sinks.err, color, { result: Boolean(args.result) });
+  const render = text ? (p: Passed) => text(p.event) : (p: Passed) => sinks.out.write(`${p.json}\n`);
   let runFailure: EventOf<"error"> | undefined;
   let finished: EventOf<"run.finished"> | undefined;
   const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
@@ -80,16 +80,18 @@ async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Regi
         // Refused before it started: no run of the history, but shown as a run's end is (its error; --json: its events).
         if (!(err instanceof Refusal)) throw err;
         return {
-          events: async function* () {
-            yield* err.events;
+          passed: async function* () {
+            yield err.events.map((event) => ({ event, json: JSON.stringify(event) }));
           },
         };
       });
-    for await (const event of run.events()) {
-      if (event.type === "error") runFailure = runError(runFailure, event);
-      if (event.type === "run.finished") finished = event;
-      render(event);
-    }
+    for await (const passed of run.passed())
+      for (const p of passed) {
+        const event = p.event;
+        if (event.type === "error") runFailure = runError(runFailure, event);
+        if (event.type === "run.finished") finished = event;
+        render(p);
+      }
   } finally {
     sinks.flush();
   }

@@ -7,7 +7,7 @@ import type { AgentProcess, Exit } from "../os/process.ts";
 import { DEFAULT_LADDER, type Ladder } from "../os/process-group.ts";
 
 /** What the pipeline needs from a running agent: a spawned process, or a loop inside od. */
-export type Transport = Pick<AgentProcess, "exited" | "lines" | "send" | "closeStdin" | "stderrTail" | "cancel">;
+export type Transport = Pick<AgentProcess, "exited" | "lines" | "frames" | "send" | "closeStdin" | "stderrTail" | "cancel">;
 
 export interface LoopSpec {
   /** invoke's argv: shown by run.started only, the loop never reads it (its settings are `settings`). */
@@ -73,9 +73,13 @@ export class LoopProcess implements Transport {
   }
 
   async *lines(): AsyncGenerator<Frame> {
+    for await (const frames of this.frames()) yield* frames;
+  }
+
+  /** What the loop queued since the last step, as `event` frames, in one array. */
+  async *frames(): AsyncGenerator<Frame[]> {
     for (;;) {
-      const body = this.queue.shift();
-      if (body !== undefined) yield { kind: "event", body };
+      if (this.queue.length) yield this.queue.splice(0).map((body): Frame => ({ kind: "event", body }));
       else if (this.ended) return;
       else await new Promise<void>((resolve) => (this.wake = resolve));
     }

@@ -14,6 +14,15 @@ export type Frame = { kind: "line"; text: string } | { kind: "too-large"; bytes:
  * read (memory stays bounded) and reported as one `too-large` frame.
  */
 export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<Frame> {
+  for await (const frames of frameChunks(stream, maxLineBytes)) yield* frames;
+}
+
+/**
+ * `frameLines`, one array per chunk read: the lines each chunk completed (a chunk that ends
+ * none gives nothing). A fast agent's chunk holds a dozen lines or more, and the stages after
+ * this take them as one array instead of one generator step each.
+ */
+export async function* frameChunks(stream: AsyncIterable<Uint8Array>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<Frame[]> {
   const decoder = new TextDecoder();
   let parts: Uint8Array[] = [];
   let size = 0;
@@ -30,6 +39,7 @@ export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineByte
   };
 
   for await (const chunk of stream) {
+    const frames: Frame[] = [];
     let start = 0;
     while (start <= chunk.length) {
       const nl = chunk.indexOf(10, start);
@@ -43,11 +53,12 @@ export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineByte
       if (!dropping && length > 0) parts.push(nl === -1 ? chunk.slice(start, end) : chunk.subarray(start, end));
       size += length;
       if (nl === -1) break;
-      yield take();
+      frames.push(take());
       start = nl + 1;
     }
+    if (frames.length) yield frames;
   }
-  if (size > 0 || dropping) yield take();
+  if (size > 0 || dropping) yield [take()];
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

@@ -1,5 +1,5 @@
 import { OdError } from "../contract/errors.ts";
-import { DEFAULT_MAX_LINE_BYTES, type Frame, frameLines, TailBuffer } from "./lines.ts";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, frameChunks, TailBuffer } from "./lines.ts";
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";
 import { chunkPerTurn, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS, untilQuiet } from "./quiet.ts";
@@ -85,10 +85,15 @@ export class AgentProcess {
    * QUIET_AFTER_EXIT_MS for nothing: a process that left the group (a daemon) may hold it open for ever.
    */
   async *lines(): AsyncGenerator<Frame> {
+    for await (const frames of this.frames()) yield* frames;
+  }
+
+  /** `lines`, one array per chunk read (what the drive stage takes: a step per chunk, not per line). */
+  async *frames(): AsyncGenerator<Frame[]> {
     if (this.pipe) unread.unregister(this.pipe);
     const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
     try {
-      yield* frameLines(
+      yield* frameChunks(
         chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)),
         this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       );

@@ -56,6 +56,10 @@ export class RemoteProcess implements Transport {
     return this.local.lines();
   }
 
+  frames() {
+    return this.local.frames();
+  }
+
   send(message: unknown): void {
     this.local.send(message);
   }

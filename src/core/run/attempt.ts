@@ -27,10 +27,12 @@ interface Ending {
  * One attempt at a run, as event bodies: plan, place, launch, drive, and end
  * with exactly one `run.finished` body, whatever happens. Breaking out of the
  * iteration cancels the agent and leaves nothing behind. The pipeline stamps
- * the bodies; retries are attempts in a row. The drive stage's bodies pass
- * through with `yield*`: one generator between the agent and the pipeline.
+ * the bodies; retries are attempts in a row. Bodies come in arrays: the drive
+ * stage's, one per chunk the agent wrote, pass through with `yield*` (one
+ * generator step per chunk between the agent and the pipeline); the attempt's
+ * own come one to an array, and `run.finished` alone in the last.
  */
-export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenerator<OdEventBody> {
+export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenerator<OdEventBody[]> {
   const startedAt = performance.now();
   const outcome = new Outcome();
   const seen = (body: OdEventBody) => {
@@ -49,22 +51,22 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
     // Skills whose place was taken fall back to the prompt: the argv follows the prompt actually placed.
     let invocation = prompt === plan.composed ? plan.invocation : invocationFor(plan, prompt, opts.platform);
     const queued = held.queued(opts);
-    if (queued) yield seen(queued);
+    if (queued) yield [seen(queued)];
     await held.slot(opts);
     if (opts.resolveCwd) ({ plan, invocation } = moveTo(opts.resolveCwd(plan.request.cwd), plan, invocation, prompt, opts));
     held.writeFiles(plan, invocation);
     driving = start(plan, invocation, prompt, opts, held, outcome);
-    yield seen(started(plan, invocation.argv, prompt));
-    for (const note of [...(plan.mcp.note ? [plan.mcp.note] : []), ...setupNotes(invocation), ...notes]) yield seen(note);
+    yield [seen(started(plan, invocation.argv, prompt))];
+    for (const note of [...(plan.mcp.note ? [plan.mcp.note] : []), ...setupNotes(invocation), ...notes]) yield [seen(note)];
     ending.exit = yield* drive(driving);
-    for (const body of outcome.closeOpenTools()) yield seen(body);
+    for (const body of outcome.closeOpenTools()) yield [seen(body)];
     const closing = await closingError(plan, driving.supervisor, outcome, ending.exit, opts.idleTimeoutMs);
-    if (closing) yield seen(closing);
+    if (closing) yield [seen(closing)];
   } catch (err) {
     const error = OdError.from(err);
-    for (const body of outcome.closeOpenTools()) yield seen(body);
+    for (const body of outcome.closeOpenTools()) yield [seen(body)];
     if (error.code === "CANCELLED") ending.stopped = "cancelled";
-    else yield seen(errorBody(error));
+    else yield [seen(errorBody(error))];
   } finally {
     // Read here, not only after a normal end: a throw after a cancel is still a cancel, and a degraded run is never resumable.
     ending.stopped ??= driving?.supervisor.stopped;
@@ -74,12 +76,12 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
   // A stop that carried a reason (the run service ending a run whose log failed) is that failure, not a cancel.
   const imposed = opts.signal?.reason;
   if (ending.stopped === "cancelled" && imposed instanceof OdError && imposed.code !== "CANCELLED") {
-    yield seen(errorBody(imposed));
+    yield [seen(errorBody(imposed))];
     ending.stopped = undefined;
   }
   for (const path of kept)
-    yield { type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` };
-  yield finished(outcome, ending, startedAt);
+    yield [{ type: "status", label: "skill", detail: `${path} was changed during the run, so it is the agent's work and stays` }];
+  yield [finished(outcome, ending, startedAt)];
 }
 
 /** Launches the plan and opens its session: the transport, the driver's opening messages, the supervisor. */

@@ -28,33 +28,46 @@ export interface Drive {
 }
 
 /**
- * The agent's output, frame by frame, as event bodies: lines through the
- * session driver (with interpret's guarantees), permission questions settled
- * and answered, the driver's replies sent back, and the end of the turn told to
- * the supervisor. Returns how the agent exited. A driver's promised answer (a
- * plugin's parser, in its own thread) is awaited; built-ins answer at once.
+ * The agent's output as event bodies, one array per chunk read: lines through
+ * the session driver (with interpret's guarantees), permission questions
+ * settled and answered, the driver's replies sent back, and the end of the turn
+ * told to the supervisor. Returns how the agent exited. A driver's promised
+ * answer (a plugin's parser, in its own thread) is awaited; built-ins answer at once.
  */
-export async function* drive(d: Drive): AsyncGenerator<OdEventBody, Exit> {
+export async function* drive(d: Drive): AsyncGenerator<OdEventBody[], Exit> {
   const { plan, transport, supervisor } = d;
   try {
-    for await (const frame of transport.lines()) {
+    for await (const frames of transport.frames()) {
       supervisor.activity();
-      if (frame.kind !== "line") {
-        yield checked(d, bodyOf(frame));
-        continue;
+      // The hot path (lines of a few bodies, nothing to answer) adds to one array per chunk: no generator step per line.
+      let out: OdEventBody[] = [];
+      for (const frame of frames) {
+        if (frame.kind !== "line") {
+          out.push(checked(d, bodyOf(frame)));
+          continue;
+        }
+        let result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
+        if (result instanceof Promise) {
+          // A plugin's parser, answered from its own thread (built-ins answer at once): what came before goes out first.
+          if (out.length) yield out;
+          out = [];
+          result = await result;
+        }
+        if (result.malformed && !d.degraded) out.push(seen(d, degrade(d)));
+        for (const body of result.events) out.push(checked(d, body));
+        if (!result.send?.length && !result.asks?.length && !result.done) continue;
+        // Replies, questions and the end of the turn follow the bodies before them out, as they did line by line.
+        if (out.length) yield out;
+        out = [];
+        for (const m of result.send ?? []) transport.send(m);
+        if (result.asks?.length) yield* answer(d, result.asks);
+        if (result.done) supervisor.turnDone();
       }
-      let result = interpret(plan.driver, d.state, frame.text, !plan.trusted);
-      if (result instanceof Promise) result = await result; // a plugin's parser, answered from its own thread; built-ins answer at once
-      if (result.malformed && !d.degraded) yield seen(d, degrade(d));
-      // The hot path (one line, a few bodies, nothing to answer) stays in this loop: no generator per line.
-      for (const body of result.events) yield checked(d, body);
-      for (const m of result.send ?? []) transport.send(m);
-      if (result.asks?.length) yield* answer(d, result.asks);
-      if (result.done) supervisor.turnDone();
+      if (out.length) yield out;
     }
     let tail = finishing(plan.driver, d.state, !plan.trusted);
     if (tail instanceof Promise) tail = await tail;
-    for (const body of tail) yield seen(d, body);
+    if (tail.length) yield tail.map((body) => seen(d, body));
     return await transport.exited;
   } finally {
     supervisor.quiet();
@@ -97,14 +110,15 @@ function degrade(d: Drive): OdEventBody {
 }
 
 /** The agent's permission questions: each asked, settled (policy, or the broker while the run is not degraded), and answered. */
-async function* answer(d: Drive, asks: PermissionAsk[]): AsyncGenerator<OdEventBody> {
+async function* answer(d: Drive, asks: PermissionAsk[]): AsyncGenerator<OdEventBody[]> {
   const { plan, transport, supervisor } = d;
   for (const ask of asks) {
-    yield seen(d, requestEvent(ask));
+    yield [seen(d, requestEvent(ask))];
     const settled = supervisor.stopped
       ? { decision: "deny" as const, by: "policy" as const, reason: "the run is stopping" }
       : await settle(ask, plan.request.mode, plan.request.cwd, d.degraded ? undefined : d.broker, d.brokerTimeoutMs, supervisor.signal);
-    for (const body of settledEvents(ask, settled)) yield seen(d, body);
+    const bodies = settledEvents(ask, settled).map((body) => seen(d, body));
+    if (bodies.length) yield bodies;
     for (const m of ask.reply(settled.decision)) transport.send(m);
   }
 }

@@ -31,7 +31,12 @@ export class Paragraphs {
     const key = body.parent ? `${body.type} ${body.parent}` : body.type;
     const last = this.streams.get(key);
     const text = last && last.part !== body.id ? partBreak(last.tail, body.text) + body.text : body.text;
-    this.streams.set(key, { part: body.id, tail: ((last?.tail ?? "") + text).slice(-2) });
+    const tail = text.length >= 2 ? text.slice(-2) : ((last?.tail ?? "") + text).slice(-2);
+    // Kept in place: a delta costs no new entry (this runs for every delta of a run).
+    if (last) {
+      last.part = body.id;
+      last.tail = tail;
+    } else this.streams.set(key, { part: body.id, tail });
     return text === body.text ? body : { ...body, text };
   }
 }

@@ -35,11 +35,21 @@ export interface CreateRunOptions extends RunOptions {
  * the library): attempts in a row while failures are transient (with the
  * adapter's fallback model), the `run.result` summary (usage summed over
  * turns) before the one `run.finished`, and the envelope — `runId`, `seq`,
- * `ts` — stamped here and nowhere else. One loop does all three, so an event
- * crosses two generators on its way out: the attempt's and this one.
- * Breaking out of the iteration cancels the run and leaves nothing behind.
+ * `ts` — stamped here and nowhere else. Breaking out of the iteration cancels
+ * the run and leaves nothing behind. One event at a time: `createRunBatches`
+ * gives the same events in the arrays they came in.
  */
 export async function* createRun(asked: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent> {
+  for await (const events of createRunBatches(asked, opts)) yield* events;
+}
+
+/**
+ * `createRun`'s events, in arrays: the events of one chunk of the agent's output together (what
+ * the run service takes, one generator step per chunk instead of per event). One loop does the
+ * retries, the summary and the envelope, so a chunk crosses two generators on its way out: the
+ * attempt's and this one.
+ */
+export async function* createRunBatches(asked: RunRequest, opts: CreateRunOptions): AsyncGenerator<OdEvent[]> {
   const runId = opts.runId ?? crypto.randomUUID();
   const stamp = stamper(runId);
   const startedAt = performance.now();
@@ -49,9 +59,9 @@ export async function* createRun(asked: RunRequest, opts: CreateRunOptions): Asy
       request = { ...asked, cwd: await opts.prepare() };
     } catch (err) {
       const e = OdError.from(err);
-      yield stamp({ type: "error", code: e.code, message: e.message, hint: e.hint, retryable: false });
+      yield [stamp({ type: "error", code: e.code, message: e.message, hint: e.hint, retryable: false })];
       const durationMs = Math.round(performance.now() - startedAt);
-      yield stamp({ type: "run.finished", status: "failed", exitCode: null, signal: null, durationMs, resumable: false });
+      yield [stamp({ type: "run.finished", status: "failed", exitCode: null, signal: null, durationMs, resumable: false })];
       return;
     }
   const retries = new Retries({
@@ -65,28 +75,33 @@ export async function* createRun(asked: RunRequest, opts: CreateRunOptions): Asy
   let current = request;
   for (let n = 1; ; n++) {
     let finished: BodyOf<"run.finished"> | undefined;
-    for await (const body of attempt(current, { ...opts, runId })) {
-      if (body.type === "run.finished") {
-        finished = body;
-        break;
+    for await (const bodies of attempt(current, { ...opts, runId })) {
+      const events: OdEvent[] = [];
+      for (const body of bodies) {
+        if (body.type === "run.finished") {
+          finished = body;
+          break;
+        }
+        retries.observe(body);
+        summary.observe(body);
+        events.push(stamp(body));
       }
-      retries.observe(body);
-      summary.observe(body);
-      yield stamp(body);
+      if (events.length) yield events;
+      if (finished) break;
     }
     if (!finished) return; // an attempt always ends with one; this only satisfies the type
     const verdict = cancelled() ? ({ retry: false } as const) : retries.verdict(finished, n, current.model);
     if (verdict.retry) {
       summary.observe(verdict.status);
-      yield stamp(verdict.status);
+      yield [stamp(verdict.status)];
       if (verdict.model) current = { ...current, model: verdict.model };
       // A cancel ends the wait (or skips it, when it came with the announcement).
       if (!cancelled()) await (opts.wait ?? sleep)(verdict.waitMs, opts.signal).catch(() => {});
       if (!cancelled()) continue;
       finished = { ...finished, status: "cancelled" };
     }
-    yield stamp(await summary.result());
-    yield stamp(finished);
+    yield [stamp(await summary.result())];
+    yield [stamp(finished)];
     return;
   }
 }

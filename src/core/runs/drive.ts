@@ -21,24 +21,27 @@ export interface Outcome {
 export async function drive(
   runs: Runs,
   run: LiveRun,
-  events: AsyncIterable<OdEvent>,
+  events: AsyncIterable<OdEvent[]>,
   opts: Pick<StartOptions, "origin" | "groupId">,
   outcome: Outcome,
 ) {
   const waiting: OdEvent[] = [];
   let recorded = false;
   try {
-    for await (const event of events) {
-      if (!recorded) {
+    for await (const batch of events) {
+      if (recorded) {
+        await pass(run, batch);
+        continue;
+      }
+      for (const [i, event] of batch.entries()) {
         waiting.push(event);
         if (event.type === "run.finished") return outcome.refused(refusal(waiting));
         if (event.type !== "run.started" && !(event.type === "status" && event.label === "queued")) continue;
         if (!record(runs, run, opts, outcome)) continue;
         recorded = true;
-        for (const e of waiting.splice(0)) await pass(run, e);
-        continue;
+        await pass(run, [...waiting.splice(0), ...batch.slice(i + 1)]);
+        break;
       }
-      await pass(run, event);
     }
   } catch (err) {
     if (!recorded) outcome.refused(OdError.from(err));
@@ -80,15 +83,24 @@ function warnUnrecorded(runs: Runs, e: OdError): void {
   runs.deps.warn?.(`this run is not kept in od's history: ${e.message}${e.hint ? ` (${e.hint})` : ""}`);
 }
 
-/** One event on its way: the log, the summary, the followers (waiting for one that fell behind), then the readers. */
-async function pass(run: LiveRun, event: OdEvent): Promise<void> {
-  if (run.finished) return;
-  noteEvent(run.summary, event, run.seq < 0);
-  run.seq = event.seq;
-  run.log?.append(event);
-  for (const f of run.followers) f.push(event);
-  wake(run);
-  for (const f of run.followers) await f.room();
+/**
+ * Events on their way, each serialized once: the log, the summary, the followers, then the readers;
+ * then the run waits for a follower that fell behind (once per batch: a chunk of the agent's output).
+ */
+async function pass(run: LiveRun, events: OdEvent[]): Promise<void> {
+  for (const event of events) {
+    if (run.finished) return;
+    noteEvent(run.summary, event, run.seq < 0);
+    run.seq = event.seq;
+    const json = JSON.stringify(event);
+    run.log?.append(event, json);
+    if (run.followers.size) for (const f of run.followers) f.push({ event, json });
+    wake(run);
+  }
+  for (const f of run.followers) {
+    const room = f.room();
+    if (room) await room;
+  }
 }
 
 /**

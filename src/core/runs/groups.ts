@@ -150,7 +150,7 @@ type Member = { agent: string; label: string; runId: string; controller: AbortCo
 function adoptMember(runs: Runs, m: Member, request: RunRequest, opts: CompareOptions & { groupId: string }) {
   const source = Promise.withResolvers<AsyncIterable<OdEvent>>();
   async function* deferred() {
-    yield* await source.promise;
+    for await (const event of await source.promise) yield [event];
   }
   const handle = runs.adopt(m.runId, request, m.controller, deferred(), { origin: opts.origin, groupId: opts.groupId, recordAtOnce: true });
   handle.catch(() => {}); // a record that cannot be made: the member's events still reach `parallel` below

@@ -23,7 +23,7 @@ export interface LiveRun {
   controller: AbortController;
   /** Readers of the log to tell of each event (an SSE client). */
   watchers: Set<() => void>;
-  followers: Set<Follower<OdEvent>>;
+  followers: Set<Follower<Passed>>;
   /** Permission questions waiting for an answer (`decide`), by ask id. */
   asks: Map<string, (decision: "allow" | "deny" | undefined) => void>;
   done: Promise<void>;
@@ -34,26 +34,32 @@ export function wake(run: LiveRun): void {
   for (const onChange of run.watchers) onChange();
 }
 
+/** An event as it passed: the object, and its JSON (the run log's line, without its newline), made once for both. */
+export interface Passed {
+  event: OdEvent;
+  json: string;
+}
+
 /** One consumer of a run's events (or a compare run's items) as objects, in order, with back-pressure on the producer. */
 export class Follower<T> {
-  private readonly queue: T[] = [];
-  private waiting: ((item: T | undefined) => void) | undefined;
+  private queue: T[] = [];
+  private waiting: (() => void) | undefined;
   private drained: PromiseWithResolvers<void> | undefined;
   private ended = false;
 
-  /** Queues an item (the producer calls it). */
+  /** Queues an item (the producer calls it). A consumer waiting wakes once the producer's current step is done. */
   push(item: T): void {
     if (this.ended) return;
-    const take = this.waiting;
+    this.queue.push(item);
+    const wake = this.waiting;
     this.waiting = undefined;
-    if (take) take(item);
-    else this.queue.push(item);
+    wake?.();
   }
 
   /** The run is over: a follower that took everything ends. */
   end(): void {
     this.ended = true;
-    this.waiting?.(undefined);
+    this.waiting?.();
     this.waiting = undefined;
     this.drained?.resolve();
   }
@@ -67,20 +73,41 @@ export class Follower<T> {
 
   /** The next item, or undefined once the producer has ended and every item was taken. */
   next(): Promise<T | undefined> {
-    const item = this.queue.shift();
-    if (this.drained && this.queue.length < FOLLOW_QUEUE / 2) {
-      this.drained.resolve();
-      this.drained = undefined;
+    if (this.queue.length) {
+      const item = this.queue.shift()!;
+      if (this.queue.length < FOLLOW_QUEUE / 2) this.relieve();
+      return Promise.resolve(item);
     }
-    if (item !== undefined) return Promise.resolve(item);
     if (this.ended) return Promise.resolve(undefined);
-    return new Promise((resolve) => (this.waiting = resolve));
+    return this.woken().then(() => this.next());
+  }
+
+  /** Every item queued (at least one), or undefined once the producer has ended and every item was taken. */
+  batch(): Promise<T[] | undefined> {
+    if (this.queue.length) {
+      const items = this.queue;
+      this.queue = [];
+      this.relieve();
+      return Promise.resolve(items);
+    }
+    if (this.ended) return Promise.resolve(undefined);
+    // Resumed in a callback after the push that woke it: by then the producer has pushed the rest of its step.
+    return this.woken().then(() => this.batch());
   }
 
   /** The consumer went away: nothing more is kept for it, and the run does not wait for it. */
   close(): void {
-    this.queue.length = 0;
+    this.queue = [];
     this.end();
+  }
+
+  private woken(): Promise<void> {
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  private relieve(): void {
+    this.drained?.resolve();
+    this.drained = undefined;
   }
 }
 

@@ -1,7 +1,7 @@
 import { OdError } from "../contract/errors.ts";
 import type { OdEvent } from "../contract/events.ts";
 import type { RunRequest } from "../contract/request.ts";
-import { type CreateRunOptions, createRun } from "../run/pipeline.ts";
+import { type CreateRunOptions, createRunBatches } from "../run/pipeline.ts";
 import type { LogBatch, LogCursor } from "../store/log-read.ts";
 import type { RunSummary } from "../store/summary.ts";
 import { drive } from "./drive.ts";
@@ -15,6 +15,7 @@ import { StorageGate } from "./storage.ts";
 import { startSummary } from "./summaries.ts";
 import { notFound, type Reading, type RunHandle, type RunsCore, type RunsDeps, type StartOptions } from "./types.ts";
 
+export type { Passed } from "./live.ts";
 export { type Origin, Refusal, type RunHandle, type RunsDeps, type StartOptions } from "./types.ts";
 
 /**
@@ -48,7 +49,7 @@ export class Runs implements RunsCore {
     const { registry, env, askTimeoutMs } = this.deps;
     const run: Partial<LiveRun> = {};
     const broker: CreateRunOptions["broker"] = opts.ask ? (q, signal) => ask(run as LiveRun, q.id, signal) : opts.broker;
-    const created = createRun(request, {
+    const created = createRunBatches(request, {
       runId,
       registry,
       env,
@@ -77,7 +78,7 @@ export class Runs implements RunsCore {
     runId: string,
     request: RunRequest,
     controller: AbortController,
-    events: AsyncIterable<OdEvent>,
+    events: AsyncIterable<OdEvent[]>,
     opts: Pick<StartOptions, "origin" | "groupId"> & { recordAtOnce?: boolean },
     into: Partial<LiveRun> = {},
   ): Promise<RunHandle> {

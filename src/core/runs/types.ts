@@ -9,7 +9,7 @@ import type { SkillCatalog } from "../skills/catalog.ts";
 import type { LogBatch, LogCursor } from "../store/log-read.ts";
 import type { RunLog } from "../store/run-log.ts";
 import type { RunSummary } from "../store/summary.ts";
-import type { LiveRun } from "./live.ts";
+import type { LiveRun, Passed } from "./live.ts";
 import type { StorageGate } from "./storage.ts";
 
 /**
@@ -62,6 +62,11 @@ export interface RunHandle {
    * its run.finished. The run waits for a consumer that falls behind; breaking out lets it go on.
    */
   events(after?: number): AsyncGenerator<OdEvent>;
+  /**
+   * `events`, in the arrays they passed in (a chunk of the agent's output together, or all that
+   * passed since the consumer last asked), each with its JSON as the run log has it.
+   */
+  passed(after?: number): AsyncGenerator<Passed[]>;
   cancel(): void;
   /** Answers a permission request the run relays (`ask`); false when none waits under that id. */
   decide(askId: string, decision: "allow" | "deny"): boolean;
@@ -90,7 +95,7 @@ export interface RunsCore {
     runId: string,
     request: RunRequest,
     controller: AbortController,
-    events: AsyncIterable<OdEvent>,
+    events: AsyncIterable<OdEvent[]>,
     opts: Pick<StartOptions, "origin" | "groupId"> & { recordAtOnce?: boolean },
   ): Promise<RunHandle>;
 }

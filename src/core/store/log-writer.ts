@@ -65,9 +65,9 @@ export class LogWriter {
     return this.failure;
   }
 
-  append(event: OdEvent): void {
+  /** Appends one event; `json` is its JSON when the caller made it already (the run service makes it once for every consumer). */
+  append(event: OdEvent, json = JSON.stringify(event)): void {
     if (this.closed) return;
-    const json = JSON.stringify(event);
     if (this.failure) {
       this.kept.push(lineOf(event, json));
       return;
@@ -139,8 +139,8 @@ export class LogWriter {
     if (cursor.seq < this.written)
       return readLogFile(this.path, cursor, cursor.offset ?? this.offsetOf(cursor.seq + 1), maxBytes, this.size);
     if (this.failure) return readKept(this.kept, cursor, maxBytes);
-    const i = this.seqs.findIndex((seq) => seq > cursor.seq);
-    if (i < 0) return { events: [], cursor };
+    const i = firstAfter(this.seqs, cursor.seq);
+    if (i === this.seqs.length) return { events: [], cursor };
     const events = this.batchLines(i, maxBytes);
     const start = this.ends[i + events.length - 1]!;
     // The batch goes to the file at its current end: once it is written, this reader goes on from there, reading no line twice.
@@ -174,6 +174,18 @@ export class LogWriter {
     }
     return at;
   }
+}
+
+/** The index of the first of `seqs` (ascending) above `seq`; its length when none is. A reader at the tail asks once per chunk. */
+function firstAfter(seqs: number[], seq: number): number {
+  let lo = 0;
+  let hi = seqs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (seqs[mid]! > seq) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 function lineOf(event: OdEvent, json: string): LoggedEvent {

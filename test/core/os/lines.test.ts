@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { type Frame, frameLines, TailBuffer } from "../../../src/core/os/lines.ts";
+import { type Frame, frameChunks, frameLines, TailBuffer } from "../../../src/core/os/lines.ts";
 
 const enc = new TextEncoder();
 
@@ -41,6 +41,17 @@ describe("frameLines", () => {
 
   test("an unterminated oversized last line is reported", async () => {
     expect(await frames(["ok\n", "z".repeat(40)], 15)).toEqual([line("ok"), { kind: "too-large", bytes: 40 }]);
+  });
+});
+
+describe("frameChunks", () => {
+  test("the lines each chunk completes come as one array; a chunk that completes none gives nothing", async () => {
+    async function* source() {
+      for (const c of ["a\nb\nc", "c", "d\n", "e\r\nf"]) yield enc.encode(c);
+    }
+    const out: Frame[][] = [];
+    for await (const frames of frameChunks(source())) out.push(frames);
+    expect(out).toEqual([[line("a"), line("b")], [line("ccd")], [line("e")], [line("f")]]);
   });
 });
 

@@ -91,6 +91,25 @@ describe("the run service", () => {
     });
   });
 
+  test("passed: the events in the arrays they passed in, a chunk's lines together, each with its run log line", async () => {
+    await using tmp = tmpdir();
+    const lines = Array.from({ length: 20 }, (_, i) => JSON.stringify({ t: "text", v: `part ${i}` }));
+    const { runs, log } = service(tmp.path, [{ read: "all" }, { raw: `${lines.join("\n")}\n` }]);
+    const run = await runs.start({ agent: "fake", prompt: "go", cwd: tmp.path }, { origin: "library" });
+    const batches = await Array.fromAsync(run.passed());
+    await run.done;
+    const passed = batches.flat();
+    expect(passed.map((p) => p.event.seq)).toEqual(passed.map((_, i) => i));
+    expect(passed.filter((p) => p.event.type === "text.delta")).toHaveLength(20);
+    // One write of 20 lines is read in far fewer steps than 20.
+    expect(batches.length).toBeLessThan(10);
+    for (const p of passed) expect(JSON.parse(p.json)).toEqual(p.event);
+    const logged = readFileSync(join(log.dir, run.runId, "events.jsonl"), "utf8")
+      .trimEnd()
+      .split("\n");
+    expect(passed.map((p) => p.json)).toEqual(logged);
+  });
+
   test("a follower that falls behind holds the run back, and the run goes on when it breaks off", async () => {
     await using tmp = tmpdir();
     const lines = Array.from({ length: 3000 }, (_, i) => ({ stdout: { t: "text", v: `line ${i}` } }));
