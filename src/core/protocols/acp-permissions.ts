@@ -30,7 +30,9 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   const names: string[] = [];
   for (const item of arr(p.options)) {
     const o = asRecord(item);
-    if (o) options.push(o), names.push(str(o.name) ?? str(o.optionId) ?? "?");
+    if (!o) continue;
+    options.push(o);
+    names.push(str(o.name) ?? str(o.optionId) ?? "?");
   }
   // The request describes the call too (often with its full input): merged into the call's state,
   // which the agent's own tool_call updates then show under the name it gives. What the agent said
