@@ -166,13 +166,22 @@ function usage(u: Rec | undefined): OdEventBody {
 function streamError(message: string, state: CodexState): OdEventBody[] {
   if (!message.startsWith(RECONNECTING)) return fail(state, message);
   const retry = message.slice(RECONNECTING.length).trimStart();
-  if (!/\b401\b|unauthori[sz]ed/i.test(retry)) return [{ type: "status", label: "retrying", detail: retry }];
+  if (!rejected(retry)) return [{ type: "status", label: "retrying", detail: retry }];
   // "2/5 (unexpected status 401 Unauthorized: ...)": the reason is what the parentheses hold.
   const open = retry.indexOf("(");
   return fail(state, open >= 0 && retry.endsWith(")") ? retry.slice(open + 1, -1) : retry);
 }
 
 const RECONNECTING = "Reconnecting...";
+
+/**
+ * A retry for a rejected key: `/\b401\b|unauthori[sz]ed/i`, asked only of a text that has "401" or
+ * "nauthori" (any case) in it. Most retries wait for the network, and the whole pattern cost more
+ * than reading their line.
+ */
+const rejected = (retry: string): boolean => (retry.includes("401") || NAUTHORI.test(retry)) && REJECTED.test(retry);
+const NAUTHORI = /nauthori/i;
+const REJECTED = /\b401\b|unauthori[sz]ed/i;
 
 function fail(state: CodexState, message: string): OdEventBody[] {
   if (state.failed) return [];

@@ -30,6 +30,8 @@ export interface GrokState {
   /** Text and thought chunks between two other records form one part. */
   part: number;
   last?: "text" | "thought";
+  /** The part's id (`text-3`), made once per part, not per chunk. */
+  id?: string;
   /** Tool calls already closed, so a repeated terminal update is not a second result. */
   closed: Set<string>;
 }
@@ -69,11 +71,11 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
 }
 
 function chunk(r: Record<string, unknown>, type: "text" | "thought", state: GrokState): OdEventBody[] {
-  if (state.last !== type) state.part++;
+  if (state.last !== type) state.id = `${type}-${++state.part}`;
   state.last = type;
   const text = str(r.data) ?? str(r.text) ?? str(r.delta);
   if (!text) return [];
-  return [{ type: type === "text" ? "text.delta" : "thinking.delta", id: `${type}-${state.part}`, text }];
+  return [{ type: type === "text" ? "text.delta" : "thinking.delta", id: state.id!, text }];
 }
 
 /** Kinds whose input names a file (Grok's own tools call it `path`). */
@@ -84,7 +86,8 @@ function toolCall(r: Record<string, unknown>): OdEventBody[] {
   const kind = acpToolKind(r.kind);
   const located = pathsIn({ paths: arr(r.locations).map((l) => asRecord(l)?.path) }, ["paths"]);
   const paths = located.length || !ON_FILES.has(kind) ? located : pathsIn(r.rawInput, ["path", "file_path"]);
-  const facts = { kind, ...(paths.length ? { paths } : {}) };
+  const facts: { kind: typeof kind; paths?: string[] } = { kind };
+  if (paths.length) facts.paths = paths;
   return toolCallEvents(str(r.toolCallId) ?? "", str(r.toolName) ?? str(r.title) ?? "tool", r.rawInput ?? {}, facts);
 }
 
@@ -113,7 +116,9 @@ function end(r: Record<string, unknown>): OdEventBody[] {
   const events: OdEventBody[] = [];
   const sessionId = str(r.sessionId) ?? str(r.session_id);
   if (sessionId) events.push({ type: "session", sessionId });
-  events.push({ ...usage(asRecord(r.usage), "run"), costUsd: num(r.total_cost_usd) });
+  const total = usage(asRecord(r.usage), "run");
+  total.costUsd = num(r.total_cost_usd);
+  events.push(total);
   const stop = str(r.stopReason);
   if (stop && stop !== "end_turn") events.push({ type: "status", label: "stopped", detail: stop });
   return events;

@@ -62,6 +62,17 @@ describe("redact", () => {
       expect(redact(text)).toBe(text);
   });
 
+  test("asked again, it answers the same: a credential goes every time, a text that mentions keys stays", () => {
+    const mentions = [
+      "Invalid API key (model stub)",
+      "Log in: run `codex login` (or `printenv OPENAI_API_KEY | codex login --with-api-key`)",
+    ];
+    for (let round = 0; round < 3; round++) {
+      for (const text of mentions) expect(redact(text)).toBe(text);
+      for (const [text, secret] of CASES) expect(redact(text)).not.toContain(secret);
+    }
+  });
+
   test("the first look passes every credential on, and not lines that only count tokens or name a key", () => {
     for (const [text] of CASES) expect(SUSPECT.test(text)).toBe(true);
     for (const text of [

@@ -25,10 +25,15 @@ const KINDS: Record<string, ActionKind> = {
 export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverStep {
   const p = asRecord(params) ?? {};
   const toolCall = asRecord(p.toolCall) ?? {};
-  const options = arr(p.options)
-    .map(asRecord)
-    .filter((o): o is Rec => !!o);
-  const pick = (kinds: string[]) => kinds.map((k) => options.find((o) => o.kind === k)).find(Boolean);
+  // Per request (one in four frames of a session): one pass over the options, no list made on the way.
+  const options: Rec[] = [];
+  const names: string[] = [];
+  for (const item of arr(p.options)) {
+    const o = asRecord(item);
+    if (!o) continue;
+    options.push(o);
+    names.push(str(o.name) ?? str(o.optionId) ?? "?");
+  }
   // The request describes the call too (often with its full input): merged into the call's state,
   // which the agent's own tool_call updates then show under the name it gives. What the agent said
   // about the call before it asked (kind, locations) fills in what the request leaves out (Droid
@@ -37,7 +42,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   const known = state.tools.get(str(toolCall.toolCallId) ?? "");
   // The kind as merged: the request's, else the call's own, unless the adapter's rule for the tool says otherwise.
   const kind = known?.kind ?? str(toolCall.kind);
-  const paths = known ? [...known.locations] : arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
+  const paths = known ? known.locations.slice() : arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
   // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
   const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
   // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
@@ -53,13 +58,18 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     detail: json?.slice(0, 500),
     toolCallId,
     input,
-    options: options.map((o) => str(o.name) ?? str(o.optionId) ?? "?"),
+    options: names,
     reply: (decision: Decision) => {
-      const chosen = decision === "allow" ? pick(["allow_once", "allow_always"]) : pick(["reject_once", "reject_always"]);
+      const chosen = decision === "allow" ? pick(options, "allow_once", "allow_always") : pick(options, "reject_once", "reject_always");
       const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
       return [response(id, { outcome })];
     },
     denied: (reason) => deniedTool(toolCall, state, toolCallId, reason),
   };
   return { events: [], asks: [ask] };
+}
+
+/** The first option of the first kind, else the first of the second. */
+function pick(options: Rec[], first: string, second: string): Rec | undefined {
+  return options.find((o) => o.kind === first) ?? options.find((o) => o.kind === second);
 }

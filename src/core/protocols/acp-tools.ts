@@ -50,8 +50,8 @@ export interface Tool {
 
 /** The call's state by id, merged with what this update (or permission request) says about it. */
 function merge(u: Rec, state: ToolState, id: string): Tool {
-  const tool: Tool = state.tools.get(id) ?? { called: false, done: false, locations: [] };
-  state.tools.set(id, tool);
+  let tool = state.tools.get(id);
+  if (!tool) state.tools.set(id, (tool = { called: false, done: false, locations: [] }));
   const meta = asRecord(u._meta);
   tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
   tool.title = str(u.title) ?? tool.title;
@@ -143,7 +143,7 @@ function callOf(id: string, tool: Tool): OdEventBody {
     input: tool.input ?? placeholder(tool),
     kind: acpToolKind(tool.kind),
   };
-  if (tool.locations.length) call.paths = [...tool.locations];
+  if (tool.locations.length) call.paths = tool.locations.slice();
   return call;
 }
 

@@ -15,7 +15,7 @@ import { redact } from "./redact.ts";
 export function interpret<S>(driver: SyncDriver<S>, state: S, line: string, validate?: boolean): DriverStep;
 export function interpret<S>(driver: Driver<S>, state: S, line: string, validate?: boolean): DriverStep | Promise<DriverStep>;
 export function interpret<S>(driver: Driver<S>, state: S, line: string, validate = true): DriverStep | Promise<DriverStep> {
-  if (!line.trim() && !driver.textLines) return { events: [] };
+  if (!driver.textLines && blank(line)) return { events: [] };
   let record: unknown = line;
   if (!driver.textLines) {
     try {
@@ -99,6 +99,15 @@ export function salvageText(line: string): string {
     } catch {}
   }
   return out.join("");
+}
+
+/**
+ * Whether the line is only white space, as `!line.trim()` says, without trimming a line that starts
+ * with a printable ASCII character (every JSON record does): nothing to trim can make it empty.
+ */
+function blank(line: string): boolean {
+  const c = line.charCodeAt(0);
+  return !(c > 32 && c < 127) && !line.trim();
 }
 
 /** Events from plugins are untrusted: each is checked against the event model, and none may speak for the pipeline (`run.*`). */

@@ -74,11 +74,26 @@ const SHAPES: readonly Shape[] = [
 export const SUSPECT =
   /api[ _-]?key|bearer|authori[sz]ation|access[_-]?token|auth[_-]?token|secret|password|[?&](?:key|token|sig|signature)=|sk-|AIza|gh[pousr]_|github_pat|xai-|AKIA|ASIA|ya29\.|eyJ/i;
 
+/**
+ * Texts that SUSPECT let through and the shapes left as they were: the words a diagnostic uses about
+ * keys ("Invalid API key", a hint naming OPENAI_API_KEY). The shapes cost several times the look, and
+ * such a text comes back: a parser's error message is redacted when it is made and again by the
+ * pipeline, a hint is the same on every error of an agent, a retry repeats its line. Only texts that
+ * hold no credential are kept, at most CLEAN_MAX of them, none longer than CLEAN_CHARS.
+ */
+const clean = new Set<string>();
+const CLEAN_MAX = 256;
+const CLEAN_CHARS = 1024;
+
 /** The text with every credential-shaped value replaced by "[redacted]". */
 export function redact(text: string): string {
-  if (!SUSPECT.test(text)) return text;
+  if (!SUSPECT.test(text) || clean.has(text)) return text;
   const lower = text.toLowerCase();
   let out = text;
   for (const [could, pattern, replacement] of SHAPES) if (could(lower, text)) out = out.replace(pattern, replacement as string);
+  if (out === text && text.length <= CLEAN_CHARS) {
+    if (clean.size >= CLEAN_MAX) clean.clear();
+    clean.add(text);
+  }
   return out;
 }

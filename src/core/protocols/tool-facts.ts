@@ -57,20 +57,20 @@ export function factsOf(rule: ToolRule | undefined, input: unknown): ToolFacts {
   const paths = pathsIn(input, rule.paths);
   const r = asRecord(input);
   const plan = rule.plan && r ? rule.plan(r) : undefined;
-  return { kind: rule.kind, ...(paths.length ? { paths } : {}), ...(plan ? { plan } : {}) };
+  // Per tool call: fields set as they apply, in this order, rather than spread from objects made for it.
+  const facts: ToolFacts = { kind: rule.kind };
+  if (paths.length) facts.paths = paths;
+  if (plan) facts.plan = plan;
+  return facts;
 }
 
 /** The `tool.call` for a call, with its kind and files, and after it the plan its input writes, if any. */
 export function toolCallEvents(id: string, name: string, input: unknown, facts: ToolFacts, parent?: string): OdEventBody[] {
-  const sub = parent ? { parent } : {};
-  const call: OdEventBody = {
-    type: "tool.call",
-    id,
-    name,
-    input,
-    kind: facts.kind,
-    ...(facts.paths?.length ? { paths: facts.paths } : {}),
-    ...sub,
-  };
-  return facts.plan ? [call, { type: "plan", entries: facts.plan, ...sub }] : [call];
+  const call: Extract<OdEventBody, { type: "tool.call" }> = { type: "tool.call", id, name, input, kind: facts.kind };
+  if (facts.paths?.length) call.paths = facts.paths;
+  if (parent) call.parent = parent;
+  if (!facts.plan) return [call];
+  const plan: Extract<OdEventBody, { type: "plan" }> = { type: "plan", entries: facts.plan };
+  if (parent) plan.parent = parent;
+  return [call, plan];
 }

@@ -60,3 +60,22 @@ describe("a plugin's answers, line by line and at the end of the stream", () => 
       expect(await ending).toEqual(atEnd);
     });
 });
+
+describe("blank lines", () => {
+  const seen: string[] = [];
+  const json = linesDriver({ kind: "lines", createState: () => ({}), parse: (_r, _s, l) => (seen.push(l), [text]) });
+  const plain = linesDriver({ kind: "lines", format: "text", createState: () => ({}), parse: (_r, _s, l) => (seen.push(l), [text]) });
+
+  test("are nothing in a JSON stream, whatever their white space; a record after white space is read, a line that only starts with it is kept", () => {
+    for (const blank of ["", " ", "\t\r", "\u00a0", "\ufeff", "\u2028 \u3000"]) expect(interpret(json, {}, blank).events).toEqual([]);
+    expect(seen).toEqual([]);
+    expect(interpret(json, {}, ' \t{"t":"x"}').events).toEqual([text]);
+    expect(interpret(json, {}, "\ufeff[1]").events).toEqual([{ type: "raw", stream: "stdout", line: "\ufeff[1]" }]);
+  });
+
+  test("are lines of a text stream, passed on as they are", () => {
+    seen.length = 0;
+    for (const blank of ["", " ", "\u00a0"]) expect(interpret(plain, {}, blank).events).toEqual([text]);
+    expect(seen).toEqual(["", " ", "\u00a0"]);
+  });
+});
