@@ -220,9 +220,12 @@ export function defineLinesProtocol<S>(p: Omit<LinesProtocol<S>, "kind">): Lines
   return { kind: "lines", ...p };
 }
 
-/** Validates a loaded adapter; throws a readable message on failure. */
+/**
+ * Validates a loaded adapter; throws a readable message on failure. Without zod's JIT: an od
+ * validates each adapter once, and compiling a parser for it costs more than the parse it speeds up.
+ */
 export function validateAdapter(value: unknown): Adapter {
-  const result = AdapterSchema.safeParse(value);
+  const result = AdapterSchema.safeParse(value, { jitless: true });
   if (!result.success) throw new Error(z.prettifyError(result.error));
   return result.data as Adapter;
 }

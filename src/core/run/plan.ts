@@ -56,7 +56,7 @@ export interface Plan {
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
-  const parsed = RunRequest.safeParse(input);
+  const parsed = RunRequest.safeParse(input, { jitless: true }); // once per run: no parser compiled for it
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
   const { registry } = opts;
   const env = opts.env ?? process.env;
