@@ -77,6 +77,12 @@ describe("what a start of od loads", () => {
     expect(staticClosure(entry).packages).not.toContain("consola");
   });
 
+  test("od run plans a dry run without what runs an agent: the run service, the history, the renderers (run-live.ts, loaded when one starts)", () => {
+    const live = ["src/cli/run-live.ts", "src/od.ts", "src/core/runs/service.ts", "src/core/store/run-log.ts", "src/cli/render.ts"];
+    expect(staticClosure("src/cli/run.ts").files.filter((f) => live.includes(f))).toEqual([]);
+    expect(staticClosure("src/cli/run-live.ts").files).toEqual(expect.arrayContaining(live));
+  });
+
   test("the walk sees what it guards against: od serve's closure has hono and the server", () => {
     expect(heavyIn(staticClosure("src/cli/serve.ts"))).toEqual(expect.arrayContaining(["hono", "src/server/app.ts"]));
   });
