@@ -8,6 +8,7 @@ import type { Registry } from "../core/agents/registry.ts";
 import { exitCodeFor, OdError, runError } from "../core/contract/errors.ts";
 import type { EventOf, OdEvent } from "../core/contract/events.ts";
 import type { RunRequest } from "../core/contract/request.ts";
+import { cachedSandboxSupport } from "../core/os/sandbox/support-cache.ts";
 import { onStopSignals, STOP_SIGNALS, type StopSignal } from "../core/os/stop-signals.ts";
 import { viewPlan } from "../core/run/dry-run.ts";
 import { planRun } from "../core/run/plan.ts";
@@ -95,7 +96,11 @@ export async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">,
       );
   if (args["dry-run"]) {
     for (const agent of agents)
-      printPlan(viewPlan(await planRun({ ...base, agent }, { registry, skills: () => loadSkills() })), Boolean(args.json), agent);
+      printPlan(
+        viewPlan(await planRun({ ...base, agent }, { registry, skills: () => loadSkills(), sandboxSupport: () => cachedSandboxSupport() })),
+        Boolean(args.json),
+        agent,
+      );
     return;
   }
   const controller = new AbortController();

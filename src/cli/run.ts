@@ -1,5 +1,6 @@
 import { loadRegistry, loadSkills } from "../builtins.ts";
 import { selectAgent } from "../core/agents/select.ts";
+import { cachedSandboxSupport } from "../core/os/sandbox/support-cache.ts";
 import { viewPlan } from "../core/run/dry-run.ts";
 import { planRun } from "../core/run/plan.ts";
 import { ABOUT } from "./about.ts";
@@ -28,7 +29,9 @@ export default odCommand({
     const { agent, because } = await selectAgent(registry, args.agent);
     if (because !== "--agent") log.info(`agent: ${agent} (${because})`);
     const request = { ...base, agent, resume: args.resume, role: args.role };
-    if (args["dry-run"]) return printPlan(viewPlan(await planRun(request, { registry, skills })), Boolean(args.json));
+    // A dry run says what would hold the run from the helper's last answer (kept per boot): it places and probes nothing.
+    const dry = { registry, skills, sandboxSupport: () => cachedSandboxSupport() };
+    if (args["dry-run"]) return printPlan(viewPlan(await planRun(request, dry)), Boolean(args.json));
     process.exitCode = await (await import("./run-live.ts")).runOne(request, args, { registry, attempts });
   },
 });

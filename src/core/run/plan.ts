@@ -76,7 +76,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   const cwd = target ? (parsed.data.cwd ?? "") : resolve(parsed.data.cwd ?? process.cwd());
   const request: ValidRequest = { ...parsed.data, cwd };
   if (request.model === "default") request.model = undefined;
-  const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox });
+  const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox, support: opts.sandboxSupport });
   checkRequest(adapter, request, registry, sandbox.sandbox);
   // What detection last saw (cached; nothing is probed here): the CLI's flags. A named model
   // is checked against the catalog: the cached one, else fetched once (bounded) and cached.
