@@ -5,7 +5,7 @@ import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
-import { resolveExecutable } from "../os/resolve.ts";
+import { findExecutable } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
@@ -65,7 +65,8 @@ export async function detectCached(
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now();
   const file = cachePath(env);
-  const cache: CacheFile = opts.refresh ? empty() : load(file);
+  const before = opts.refresh ? undefined : readText(file);
+  const cache: CacheFile = opts.refresh ? empty() : parse(before);
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
   for (const adapter of adapters) {
@@ -86,7 +87,8 @@ export async function detectCached(
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
     if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, detection };
   }
-  save(file, next);
+  // Written only when it changed: a cached `od agents` rewrote the same bytes on every start.
+  if (JSON.stringify(next, null, 2) !== before) save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
   for (const d of probed as CatalogDetection[])
     if (d.modelSource === "catalog" && keys.has(d.id)) {
@@ -139,11 +141,12 @@ const UNKEPT = new Set([PROBE_SLOW, "ENDPOINT_UNREACHABLE"]);
 
 function keyOf(adapter: Adapter, env: Env): Key | undefined {
   if (adapter.protocol.kind === "loop") return loopKey(adapter, env);
+  const path = findExecutable(adapter, env)?.path;
+  if (!path) return undefined; // not installed: nothing worth caching, resolution is cheap
   try {
-    const path = resolveExecutable(adapter, env).path;
     return { path, mtimeMs: statSync(path).mtimeMs };
   } catch {
-    return undefined; // not installed: nothing worth caching, resolution is cheap
+    return undefined;
   }
 }
 
@@ -167,9 +170,21 @@ function empty<E>(): CacheFile<E> {
   return { odVersion: VERSION, entries: {} };
 }
 
-function load<E = Entry>(file: string): CacheFile<E> {
+function readText(file: string): string | undefined {
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as CacheFile<E>;
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function load<E = Entry>(file: string): CacheFile<E> {
+  return parse<E>(readText(file));
+}
+
+function parse<E = Entry>(text: string | undefined): CacheFile<E> {
+  try {
+    const data = JSON.parse(text ?? "") as CacheFile<E>;
     if (data?.odVersion !== VERSION || typeof data.entries !== "object" || data.entries === null) return empty();
     return data;
   } catch {
