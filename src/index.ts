@@ -22,8 +22,10 @@ import type { Detection } from "./core/agents/detect.ts";
 import { type CachedDetections, detectCached } from "./core/agents/detect-cache.ts";
 import { listModels as listModelsOf } from "./core/agents/models.ts";
 import type { Registry } from "./core/agents/registry.ts";
-import type { OdEvent } from "./core/contract/events.ts";
-import type { Env, RunRequest } from "./core/contract/request.ts";
+import * as events from "./core/contract/events.ts";
+import { built } from "./core/contract/lazy.ts";
+import type { Env } from "./core/contract/request.ts";
+import * as request from "./core/contract/request.ts";
 import { type PlanView, viewPlan } from "./core/run/dry-run.ts";
 import { type CreateRunOptions, createRun } from "./core/run/pipeline.ts";
 import { planRun as planFor } from "./core/run/plan.ts";
@@ -37,9 +39,8 @@ export type { Adapter, AdapterInput, Invocation, InvokeContext, LinesProtocol } 
 export { defineAdapter, defineLinesProtocol, validateAdapter } from "./core/contract/adapter.ts";
 export { OdError } from "./core/contract/errors.ts";
 export type { OdEventBody } from "./core/contract/events.ts";
-export { ErrorCode, eventJsonSchema, Mode, OdEvent } from "./core/contract/events.ts";
+export { eventJsonSchema } from "./core/contract/events.ts";
 export type { Decision, PermissionAsk } from "./core/contract/permissions.ts";
-export { RunRequest } from "./core/contract/request.ts";
 export { VERSION } from "./core/os/version.ts";
 export type { PlanView } from "./core/run/dry-run.ts";
 export type { ParallelItem, ParallelResult } from "./core/run/parallel.ts";
@@ -87,3 +88,13 @@ export async function listModels(
   // The same core function the CLI and the server call; only the default registry is loaded here.
   return listModelsOf(opts.registry ?? (await loadRegistry()), agent, { env: opts.env, refresh: opts.refresh });
 }
+
+// The schemas themselves (contract/lazy.ts builds od's on first use): a library's own schema may take them as parts.
+export const ErrorCode = built(events.ErrorCode);
+export type ErrorCode = events.ErrorCode;
+export const Mode = built(events.Mode);
+export type Mode = events.Mode;
+export const OdEvent = built(events.OdEvent);
+export type OdEvent = events.OdEvent;
+export const RunRequest = built(request.RunRequest);
+export type RunRequest = request.RunRequest;

@@ -30,7 +30,8 @@ export function staticClosure(entry: string): { files: string[]; packages: strin
     if (!/\.[cm]?[jt]s$/.test(file)) return; // data (package.json) imports nothing
     const source = readFileSync(file, "utf8").replace(/^#!.*\n/, "");
     for (const { kind, path } of scanner.scanImports(source)) {
-      if (kind === "dynamic-import") continue;
+      // import() and require() are read when reached (a require()d ESM module is evaluated on that call), not at start.
+      if (kind === "dynamic-import" || kind === "require-call") continue;
       if (!path.startsWith(".")) packages.add(packageOf(path));
       else if (existsSync(resolve(dirname(file), path))) walk(resolve(dirname(file), path));
       else throw new Error(`${file} imports ${path}, which is not there`);
@@ -67,6 +68,19 @@ describe("what a start of od loads", () => {
     expect(closure.files).toContain(entry); // the walk did go somewhere
     expect(closure.files.length).toBeGreaterThan(20);
     expect(heavyIn(closure)).toEqual([]);
+  });
+
+  test.each([
+    ["od agents", "src/cli/agents.ts"],
+    ["od run", "src/cli/run.ts"],
+  ])("%s (%s) builds no logger at start: consola is loaded on the first line logged", (_name, entry) => {
+    expect(staticClosure(entry).packages).not.toContain("consola");
+  });
+
+  test("od run plans a dry run without what runs an agent: the run service, the history, the renderers (run-live.ts, loaded when one starts)", () => {
+    const live = ["src/cli/run-live.ts", "src/od.ts", "src/core/runs/service.ts", "src/core/store/run-log.ts", "src/cli/render.ts"];
+    expect(staticClosure("src/cli/run.ts").files.filter((f) => live.includes(f))).toEqual([]);
+    expect(staticClosure("src/cli/run-live.ts").files).toEqual(expect.arrayContaining(live));
   });
 
   test("the walk sees what it guards against: od serve's closure has hono and the server", () => {

@@ -1,6 +1,6 @@
 import { loadRegistry } from "../builtins.ts";
 import { detectCached } from "../core/agents/detect-cache.ts";
-import { sandboxSupport } from "../core/os/sandbox/choose.ts";
+import { cachedSandboxSupport } from "../core/os/sandbox/support-cache.ts";
 import { detectOnTargetCached } from "../core/remote/detect-cache.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
 import { ABOUT } from "./about.ts";
@@ -56,6 +56,6 @@ export default odCommand({
       for (const p of d.problems)
         if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
     // A target's kernel is not od's to hold; this machine's is said once, under the table.
-    if (!target) process.stderr.write(`${supportLine(sandboxSupport())}\n`);
+    if (!target) process.stderr.write(`${supportLine(cachedSandboxSupport(process.env, { keep: true }))}\n`);
   },
 });

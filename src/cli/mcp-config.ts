@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { OdError } from "../core/contract/errors.ts";
+import { built, lazySchema } from "../core/contract/lazy.ts";
 import { type McpServer, McpServers } from "../core/contract/mcp.ts";
 import type { Env } from "../core/contract/request.ts";
 
@@ -11,17 +12,19 @@ import type { Env } from "../core/contract/request.ts";
  * request's (names, variables, headers: contract/mcp.ts) before any of it reaches a CLI. `${VAR}` and
  * `${VAR:-default}` in a value are read from od's environment, as Claude Code reads them.
  */
-const Vars = z.record(z.string(), z.string()).default({});
-const Entry = z.union([
-  z.object({
-    type: z.literal("stdio").optional(),
-    command: z.string(),
-    args: z.array(z.string()).default([]),
-    env: Vars,
-  }),
-  z.object({ type: z.enum(["http", "sse"]), url: z.string(), headers: Vars }),
-]);
-const File = z.object({ mcpServers: z.record(z.string(), Entry) });
+const Vars = lazySchema(() => z.record(z.string(), z.string()).default({}));
+const Entry = lazySchema(() =>
+  z.union([
+    z.object({
+      type: z.literal("stdio").optional(),
+      command: z.string(),
+      args: z.array(z.string()).default([]),
+      env: built(Vars),
+    }),
+    z.object({ type: z.enum(["http", "sse"]), url: z.string(), headers: built(Vars) }),
+  ]),
+);
+const File = lazySchema(() => z.object({ mcpServers: z.record(z.string(), built(Entry)) }));
 
 const HINT =
   'The file holds {"mcpServers": {"<name>": {"command": "…", "args": […], "env": {…}}}} for a server od starts, or {"type": "http", "url": "…", "headers": {…}} for one it reaches.';

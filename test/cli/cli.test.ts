@@ -102,6 +102,10 @@ describe("od (compiled)", () => {
       { id: "od-state", type: "get_state" },
       { id: "od-prompt", type: "prompt", message: "hi" },
     ]);
+    // The logger (loaded on its first line, not at start) still says it, on stderr, after the plan.
+    const text = od(["run", "--agent", "pi", "--dry-run", "--cwd", tmp.path, "hi"], { PATH: "/usr/bin:/bin" });
+    expect(text.out).toStartWith('argv:  ["pi",');
+    expect(text.err).toBe("\n WARN  pi is not installed; the argv shows its bare name\n\n");
   });
 
   test("exit codes mean something: not installed 3, bad effort 2, not logged in 4, no prompt 2", async () => {

@@ -66,7 +66,8 @@ export async function detectCached(
   const env = opts.env ?? process.env;
   const now = opts.now ?? Date.now();
   const file = cachePath(env);
-  const cache: CacheFile = opts.refresh ? empty() : load(file);
+  const before = opts.refresh ? undefined : readText(file);
+  const cache: CacheFile = opts.refresh ? empty() : parse(before);
   const hits = new Map<string, Detection>();
   const keys = new Map<string, { path: string; mtimeMs: number }>();
   const resolve = resolveOnce(env);
@@ -90,7 +91,8 @@ export async function detectCached(
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
     if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, node, detection };
   }
-  save(file, next);
+  // Written only when it changed: a cached `od agents` rewrote the same bytes on every start.
+  if (JSON.stringify(next, null, 2) !== before) save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
   for (const d of probed as CatalogDetection[])
     if (d.modelSource === "catalog" && keys.has(d.id)) {
@@ -205,9 +207,21 @@ function empty<E>(): CacheFile<E> {
   return { odVersion: VERSION, entries: {} };
 }
 
-function load<E = Entry>(file: string): CacheFile<E> {
+function readText(file: string): string | undefined {
   try {
-    const data = JSON.parse(readFileSync(file, "utf8")) as CacheFile<E>;
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+function load<E = Entry>(file: string): CacheFile<E> {
+  return parse<E>(readText(file));
+}
+
+function parse<E = Entry>(text: string | undefined): CacheFile<E> {
+  try {
+    const data = JSON.parse(text ?? "") as CacheFile<E>;
     if (data?.odVersion !== VERSION || typeof data.entries !== "object" || data.entries === null) return empty();
     return data;
   } catch {

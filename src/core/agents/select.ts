@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
+import { lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { detectCached } from "./detect-cache.ts";
@@ -10,7 +11,7 @@ import type { Registry } from "./registry.ts";
 /** When nothing names an agent, the first of these that is ready is used. */
 export const PREFERENCE = ["claude", "codex", "gemini", "opencode", "cursor-agent", "copilot", "qwen", "pi", "qoder", "api"];
 
-const Config = z.object({ defaultAgent: z.string().min(1).optional() }).passthrough();
+const Config = lazySchema(() => z.object({ defaultAgent: z.string().min(1).optional() }).passthrough());
 
 /** `~/.open-design/config.json`; a missing file is empty, a broken one is an error that says where. */
 export function readConfig(env: Env = process.env): z.infer<typeof Config> {

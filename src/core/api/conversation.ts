@@ -2,24 +2,27 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
+import { built, lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { safeJson } from "../protocols/parse-helpers.ts";
 
 /** One part of a message, provider-neutral; each client maps it to its wire format. */
-const Block = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("text"), text: z.string() }),
-  /** Anthropic's signature (or its redacted data) must go back unchanged with a tool round trip. */
-  z.object({ type: z.literal("thinking"), text: z.string(), signature: z.string().optional(), redacted: z.string().optional() }),
-  z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() }),
-  z.object({ type: z.literal("tool_result"), id: z.string(), output: z.string(), isError: z.boolean() }),
-]);
+const Block = lazySchema(() =>
+  z.discriminatedUnion("type", [
+    z.object({ type: z.literal("text"), text: z.string() }),
+    /** Anthropic's signature (or its redacted data) must go back unchanged with a tool round trip. */
+    z.object({ type: z.literal("thinking"), text: z.string(), signature: z.string().optional(), redacted: z.string().optional() }),
+    z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() }),
+    z.object({ type: z.literal("tool_result"), id: z.string(), output: z.string(), isError: z.boolean() }),
+  ]),
+);
 export type Block = z.infer<typeof Block>;
 
-const Message = z.object({ role: z.enum(["user", "assistant"]), content: z.array(Block) });
+const Message = lazySchema(() => z.object({ role: z.enum(["user", "assistant"]), content: z.array(built(Block)) }));
 export type Message = z.infer<typeof Message>;
 
-const Session = z.object({ id: z.string(), cwd: z.string(), messages: z.array(Message) });
+const Session = lazySchema(() => z.object({ id: z.string(), cwd: z.string(), messages: z.array(built(Message)) }));
 export type Session = z.infer<typeof Session>;
 
 const SESSION_ID = /^[A-Za-z0-9_-]{1,128}$/;

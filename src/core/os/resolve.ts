@@ -18,18 +18,31 @@ export interface Resolved {
  * user tool folders PATH may lack. Throws AGENT_NOT_FOUND with the install hint.
  */
 export function resolveExecutable(adapter: Adapter, env: Env = process.env): Resolved {
+  const found = findExecutable(adapter, env);
+  if (found) return found;
   const overrideVar = binOverrideVar(adapter);
   const override = env[overrideVar];
-  if (override) {
-    const problem = checkExecutable(override);
-    if (problem)
-      throw new OdError(
-        "AGENT_NOT_FOUND",
-        `${overrideVar}=${override}: ${problem}`,
-        `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
-      );
-    return { path: override, via: "override" };
-  }
+  if (override)
+    throw new OdError(
+      "AGENT_NOT_FOUND",
+      `${overrideVar}=${override}: ${checkExecutable(override)}`,
+      `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
+    );
+  throw new OdError(
+    "AGENT_NOT_FOUND",
+    `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
+    `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
+  );
+}
+
+/**
+ * The same executable, or undefined where resolveExecutable throws: for callers that only need to
+ * know (the detection cache's key asks it of every adapter, 42 of them not installed, and an
+ * error's stack is most of what a miss cost).
+ */
+export function findExecutable(adapter: Adapter, env: Env = process.env): Resolved | undefined {
+  const override = env[binOverrideVar(adapter)];
+  if (override) return checkExecutable(override) ? undefined : { path: override, via: "override" };
   const names = [adapter.bin, ...adapter.fallbackBins];
   for (const name of names) {
     const found = findOnPath(name, env);
@@ -40,11 +53,7 @@ export function resolveExecutable(adapter: Adapter, env: Env = process.env): Res
     const found = findOnPath(name, toolDirs);
     if (found) return { path: found, via: "tool-dir" };
   }
-  throw new OdError(
-    "AGENT_NOT_FOUND",
-    `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
-    `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
-  );
+  return undefined;
 }
 
 /** A bare name on PATH: through PATHEXT on Windows (`.COM .EXE .BAT .CMD`), Bun.which elsewhere. */

@@ -56,7 +56,7 @@ export interface Plan {
 }
 
 export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
-  const parsed = RunRequest.safeParse(input);
+  const parsed = RunRequest.safeParse(input, { jitless: true }); // once per run: no parser compiled for it
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
   const { registry } = opts;
   const env = opts.env ?? process.env;
@@ -76,7 +76,7 @@ export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan
   const cwd = target ? (parsed.data.cwd ?? "") : resolve(parsed.data.cwd ?? process.cwd());
   const request: ValidRequest = { ...parsed.data, cwd };
   if (request.model === "default") request.model = undefined;
-  const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox });
+  const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox, support: opts.sandboxSupport });
   checkRequest(adapter, request, registry, sandbox.sandbox);
   // What detection last saw (cached; nothing is probed here): the CLI's flags. A named model
   // is checked against the catalog: the cached one, else fetched once (bounded) and cached.

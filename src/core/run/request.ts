@@ -1,7 +1,7 @@
 import type { Registry } from "../agents/registry.ts";
 import type { Env } from "../contract/request.ts";
 import type { Ladder } from "../os/process-group.ts";
-import type { SandboxSetting } from "../os/sandbox/choose.ts";
+import type { SandboxSetting, Support } from "../os/sandbox/choose.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { Broker } from "./permissions.ts";
 import type { Slots } from "./slots.ts";
@@ -32,6 +32,8 @@ export interface RunOptions {
   idleTimeoutMs?: number;
   /** Whether the kernel holds the mode: `auto` (default: `$OD_SANDBOX`, else auto), `require`, `off`. The surface's setting, never the request's. */
   sandbox?: SandboxSetting;
+  /** For a plan only shown (a dry run): the machine's sandbox support as last probed (os/sandbox/support-cache.ts); a run probes. */
+  sandboxSupport?: () => Support;
   /**
    * The working directory the agent gets, decided again once the run holds its slot, just before
    * launch: given the planned cwd, returns the one to use (`od mcp` resolves it to its real path and

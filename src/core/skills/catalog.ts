@@ -1,16 +1,19 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../contract/lazy.ts";
 import { odHome } from "../os/paths.ts";
 
 /** SKILL.md front-matter: name, description and triggers are checked; anything else is kept. */
-export const SkillMeta = z
-  .object({
-    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "name must be lowercase letters, digits and dashes"),
-    description: z.string().min(1),
-    triggers: z.array(z.string()).default([]),
-  })
-  .passthrough();
+export const SkillMeta = lazySchema(() =>
+  z
+    .object({
+      name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "name must be lowercase letters, digits and dashes"),
+      description: z.string().min(1),
+      triggers: z.array(z.string()).default([]),
+    })
+    .passthrough(),
+);
 export type SkillMeta = z.infer<typeof SkillMeta>;
 
 export interface Skill {

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "
 import { isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
+import { built, lazySchema } from "../contract/lazy.ts";
 import { storageError } from "./fault.ts";
 
 /**
@@ -25,60 +26,68 @@ export const PATCH_FILE = /^[A-Za-z0-9][\w-]*(?:#\d+)?\.patch$/;
 /** The branch od keeps a member's result as, and the only kind it ever removes. */
 export const keptBranch = (groupId: string, label: string) => `od/${groupId}/${label}`;
 
-const Usage = z.object({
-  inputTokens: z.number().optional(),
-  outputTokens: z.number().optional(),
-  costUsd: z.number().optional(),
-});
+const Usage = lazySchema(() =>
+  z.object({
+    inputTokens: z.number().optional(),
+    outputTokens: z.number().optional(),
+    costUsd: z.number().optional(),
+  }),
+);
 
-const Kept = z.discriminatedUnion("kind", [
-  /** A branch committed on top of `base` (uncommitted and untracked files of the start included). */
-  z.object({ kind: z.literal("branch"), branch: z.string(), commit: z.string().regex(COMMIT, "not a commit id") }),
-  /** A patch file (relative to the group's folder) against the starting copy of the working directory. */
-  z.object({ kind: z.literal("patch"), file: z.string().regex(PATCH_FILE, "not a patch file's name") }),
-]);
+const Kept = lazySchema(() =>
+  z.discriminatedUnion("kind", [
+    /** A branch committed on top of `base` (uncommitted and untracked files of the start included). */
+    z.object({ kind: z.literal("branch"), branch: z.string(), commit: z.string().regex(COMMIT, "not a commit id") }),
+    /** A patch file (relative to the group's folder) against the starting copy of the working directory. */
+    z.object({ kind: z.literal("patch"), file: z.string().regex(PATCH_FILE, "not a patch file's name") }),
+  ]),
+);
 
-export const GroupMember = z.object({
-  /** Unique in the group: the agent id, then `pi#2`, `pi#3` for repeats. */
-  label: z.string().regex(LABEL, "not a label"),
-  agent: z.string(),
-  runId: z.string().regex(/^[\w-]*$/, "not a run id"),
-  /** `queued` and `running` while the compare run is live (group.json is written as it starts and as members end). */
-  status: z.enum(["queued", "running", "succeeded", "failed", "cancelled", "interrupted"]),
-  durationMs: z.number(),
-  usage: Usage.optional(),
-  sessionId: z.string().optional(),
-  resumable: z.boolean().optional(),
-  /** Files the agent changed, with added and removed line counts (binary files count 0). */
-  files: z.array(z.object({ path: z.string(), added: z.number(), removed: z.number() })),
-  /** Undefined when the agent changed nothing (or its result could not be kept: see `note`). */
-  kept: Kept.optional(),
-  note: z.string().optional(),
-});
+export const GroupMember = lazySchema(() =>
+  z.object({
+    /** Unique in the group: the agent id, then `pi#2`, `pi#3` for repeats. */
+    label: z.string().regex(LABEL, "not a label"),
+    agent: z.string(),
+    runId: z.string().regex(/^[\w-]*$/, "not a run id"),
+    /** `queued` and `running` while the compare run is live (group.json is written as it starts and as members end). */
+    status: z.enum(["queued", "running", "succeeded", "failed", "cancelled", "interrupted"]),
+    durationMs: z.number(),
+    usage: Usage.optional(),
+    sessionId: z.string().optional(),
+    resumable: z.boolean().optional(),
+    /** Files the agent changed, with added and removed line counts (binary files count 0). */
+    files: z.array(z.object({ path: z.string(), added: z.number(), removed: z.number() })),
+    /** Undefined when the agent changed nothing (or its result could not be kept: see `note`). */
+    kept: Kept.optional(),
+    note: z.string().optional(),
+  }),
+);
 export type GroupMember = z.infer<typeof GroupMember>;
 
-export const Group = z
-  .object({
-    id: z.string().regex(GROUP_ID, "not a run id"),
-    cwd: z.string().refine((p) => isAbsolute(p) && !p.includes("\0"), "not an absolute path"),
-    prompt: z.string(),
-    startedAt: z.number(),
-    /** The commit the members' branches start from (git only): HEAD plus the user's uncommitted work, as a commit. */
-    base: z.string().regex(COMMIT, "not a commit id").optional(),
-    members: z.array(GroupMember),
-    /** `running` while an od drives it; `interrupted` when that od died before it ended (recovery says so). Absent in older records: ended. */
-    status: z.enum(["running", "succeeded", "failed", "cancelled", "interrupted"]).optional(),
-    /** The od that drives it while it runs (recovery ends a group whose od is gone). */
-    owner: z.object({ pid: z.number().int() }).optional(),
-    /** Set by `od apply`: which member was applied, and when. */
-    applied: z.object({ label: z.string().regex(LABEL, "not a label"), at: z.number() }).optional(),
-  })
-  .superRefine((g, ctx) =>
-    g.members.forEach((m, i) => {
-      if (m.kept?.kind === "branch" && m.kept.branch !== keptBranch(g.id, m.label))
-        ctx.addIssue({ code: "custom", path: ["members", i, "kept", "branch"], message: `not ${keptBranch(g.id, m.label)}` });
-    }),
-  );
+export const Group = lazySchema(() =>
+  z
+    .object({
+      id: z.string().regex(GROUP_ID, "not a run id"),
+      cwd: z.string().refine((p) => isAbsolute(p) && !p.includes("\0"), "not an absolute path"),
+      prompt: z.string(),
+      startedAt: z.number(),
+      /** The commit the members' branches start from (git only): HEAD plus the user's uncommitted work, as a commit. */
+      base: z.string().regex(COMMIT, "not a commit id").optional(),
+      members: z.array(built(GroupMember)),
+      /** `running` while an od drives it; `interrupted` when that od died before it ended (recovery says so). Absent in older records: ended. */
+      status: z.enum(["running", "succeeded", "failed", "cancelled", "interrupted"]).optional(),
+      /** The od that drives it while it runs (recovery ends a group whose od is gone). */
+      owner: z.object({ pid: z.number().int() }).optional(),
+      /** Set by `od apply`: which member was applied, and when. */
+      applied: z.object({ label: z.string().regex(LABEL, "not a label"), at: z.number() }).optional(),
+    })
+    .superRefine((g, ctx) =>
+      g.members.forEach((m, i) => {
+        if (m.kept?.kind === "branch" && m.kept.branch !== keptBranch(g.id, m.label))
+          ctx.addIssue({ code: "custom", path: ["members", i, "kept", "branch"], message: `not ${keptBranch(g.id, m.label)}` });
+      }),
+    ),
+);
 export type Group = z.infer<typeof Group>;
 
 const file = (runsDir: string, id: string) => {

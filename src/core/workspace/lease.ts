@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
 import { odHome } from "../os/paths.ts";
 import { git } from "./git.ts";
@@ -13,17 +14,19 @@ import { git } from "./git.ts";
  * removes the workspaces whose owner no longer runs (`recover`).
  */
 
-const Lease = z.object({
-  /** The temporary folder the workspace is in: removed whole. */
-  root: z.string(),
-  /** The worktree's folder, as git registered it (absolute, real). */
-  dir: z.string(),
-  /** The git dir the worktree is registered in (none for a plain copy). */
-  repo: z.string().optional(),
-  pid: z.number(),
-  /** The owner's start time (/proc/<pid>/stat), so a reused pid is not taken for the owner. */
-  start: z.string().optional(),
-});
+const Lease = lazySchema(() =>
+  z.object({
+    /** The temporary folder the workspace is in: removed whole. */
+    root: z.string(),
+    /** The worktree's folder, as git registered it (absolute, real). */
+    dir: z.string(),
+    /** The git dir the worktree is registered in (none for a plain copy). */
+    repo: z.string().optional(),
+    pid: z.number(),
+    /** The owner's start time (/proc/<pid>/stat), so a reused pid is not taken for the owner. */
+    start: z.string().optional(),
+  }),
+);
 type Lease = z.infer<typeof Lease>;
 
 const leasesDir = (env: Env) => join(odHome(env), "worktrees");

@@ -1,12 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
 import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
 import { type AdapterInput, validateAdapter } from "../../../src/core/contract/adapter.ts";
+import { OdError } from "../../../src/core/contract/errors.ts";
 import { Slots, stripTerminal } from "../../../src/core/os/probe.ts";
+import { findExecutable, resolveExecutable } from "../../../src/core/os/resolve.ts";
 import { tmpdir } from "../../helpers.ts";
 
 /** A fake CLI: a shell script that logs each call, then answers per subcommand. */
@@ -255,10 +257,15 @@ describe("detection cache", () => {
     expect(hit.cached).toEqual(["cached"]);
     expect(hit.detections[0]!.version).toBe("1.0.0");
     expect(calls(tmp.path, "cached")).toHaveLength(1);
+    // A hit that changes nothing leaves the file as it was: the same bytes are not written again.
+    const written = statSync(cachePath(env));
+    await detectCached(a, { env, now: t0 + 1500 });
+    expect(statSync(cachePath(env)).ino).toBe(written.ino);
     // The binary changed (an upgrade): probed again.
     writeFileSync(path, `#!/bin/sh\necho "$*" >> "${tmp.path}/cached.calls"\necho 2.0.0\n`);
     utimesSync(path, new Date(), new Date(t0 + 5000));
     expect((await detectCached(a, { env, now: t0 + 2000 })).detections[0]!.version).toBe("2.0.0");
+    expect(statSync(cachePath(env)).ino).not.toBe(written.ino); // written anew (a temporary file renamed over it)
     // Expired after 24 h.
     expect((await detectCached(a, { env, now: t0 + 2000 + 25 * 3600_000 })).cached).toEqual([]);
     // Corrupt: ignored, then rewritten valid.
@@ -324,6 +331,25 @@ describe("executable resolution", () => {
     chmodSync(join(local, "hidden"), 0o755);
     const [d] = await detectAll([adapter("hidden")], { PATH: "/usr/bin:/bin", HOME: tmp.path });
     expect(d).toMatchObject({ status: "ready", version: "4.5.6", via: "tool-dir", path: join(local, "hidden") });
+  });
+});
+
+describe("finding an executable without throwing (the detection cache's key)", () => {
+  test("the same answer as resolveExecutable where it finds one, undefined where it throws", async () => {
+    await using tmp = tmpdir();
+    const path = fakeCli(tmp.path, "there", "echo 1.0.0");
+    const env = envFor(tmp.path);
+    const there = adapter("there");
+    expect(findExecutable(there, env)).toEqual(resolveExecutable(there, env));
+    expect(findExecutable(there, { ...env, THERE_BIN: path })).toEqual({ path, via: "override" });
+    for (const [a, e] of [
+      [adapter("nowhere"), env],
+      [there, { ...env, THERE_BIN: "relative/there" }],
+      [there, { ...env, THERE_BIN: join(tmp.path, "missing") }],
+    ] as const) {
+      expect(findExecutable(a, e)).toBeUndefined();
+      expect(() => resolveExecutable(a, e)).toThrow(OdError);
+    }
   });
 });
 

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { z } from "zod";
 import { OdError } from "../../contract/errors.ts";
 import type { Mode } from "../../contract/events.ts";
+import { lazySchema } from "../../contract/lazy.ts";
 import { type HelperState, sandboxHelper } from "./helper.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { SANDBOX_EXEC } from "./seatbelt.ts";
@@ -12,7 +13,7 @@ import { SANDBOX_EXEC } from "./seatbelt.ts";
  * default) uses it where the machine has it and says so where it does not; `require` refuses to
  * start without it; `off` opts out.
  */
-export const SandboxSetting = z.enum(["auto", "require", "off"]);
+export const SandboxSetting = lazySchema(() => z.enum(["auto", "require", "off"]));
 export type SandboxSetting = z.infer<typeof SandboxSetting>;
 
 /** What holds a run besides the CLI's flags. */

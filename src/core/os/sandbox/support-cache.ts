@@ -1,0 +1,83 @@
+/**
+ * What the kernel can hold, as the helper last found it, for the views that only say it: the line
+ * under `od agents` and a dry run's plan. Finding it places the helper (a 690 KB memfd) and runs its
+ * probe, a third of a cached `od agents`; what it finds changes only with what is keyed here (this
+ * boot, this od, the namespaces and the seccomp state od runs in, the sysctls on user namespaces).
+ * A run never uses this: it places the helper to run it anyway, and probes. `od agents` keeps what it
+ * finds; a dry run only reads it (it writes nothing). Only a Landlock answer is kept (one that says
+ * "none" may be a helper that failed once): anything else is probed each time.
+ */
+import { mkdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { release } from "node:os";
+import { dirname, join } from "node:path";
+import type { Env } from "../../contract/request.ts";
+import { odHome } from "../paths.ts";
+import { VERSION } from "../version.ts";
+import { type Support, sandboxSupport } from "./choose.ts";
+
+export function supportCachePath(env: Env = process.env): string {
+  return join(odHome(env), "sandbox.json");
+}
+
+/** Files whose content decides what the probe finds (a missing one is read as empty). */
+const KEY_FILES = [
+  "/proc/sys/kernel/random/boot_id",
+  "/proc/sys/user/max_user_namespaces",
+  "/proc/sys/kernel/unprivileged_userns_clone",
+  "/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+];
+
+const read = (f: () => string) => {
+  try {
+    return f();
+  } catch {
+    return "";
+  }
+};
+
+/** Everything the probe's answer depends on, as one string; undefined where there is no boot id to key it by. */
+export function machineKey(): string | undefined {
+  const [boot, ...sysctls] = KEY_FILES.map((f) => read(() => readFileSync(f, "utf8").trim()));
+  if (!boot) return undefined;
+  const status = read(() => readFileSync("/proc/self/status", "utf8"))
+    .split("\n")
+    .filter((l) => /^(Seccomp|Seccomp_filters|NoNewPrivs|Uid):/.test(l))
+    .join(";");
+  const ns = ["user", "mnt"].map((n) => read(() => readlinkSync(`/proc/self/ns/${n}`)));
+  const od = read(() => `${process.execPath}@${statSync(process.execPath).mtimeMs}`);
+  return [VERSION, od, boot, release(), ...ns, status, ...sysctls].join("|");
+}
+
+export interface SupportCacheOptions {
+  /** Write what a probe finds (`od agents`); a dry run reads only. */
+  keep?: boolean;
+  probe?: () => Support;
+  key?: () => string | undefined;
+}
+
+/** This machine's support, from the cache when its key still holds, else probed (and, with `keep`, kept when it is Landlock). */
+export function cachedSandboxSupport(env: Env = process.env, opts: SupportCacheOptions = {}): Support {
+  const { keep = false, probe = () => sandboxSupport(), key = machineKey } = opts;
+  if (process.platform !== "linux") return probe();
+  const k = key();
+  if (!k) return probe();
+  const file = supportCachePath(env);
+  const kept = read(() => readFileSync(file, "utf8"));
+  try {
+    const cache = JSON.parse(kept) as { key?: string; support?: Support };
+    if (cache.key === k && cache.support?.kind === "landlock") return cache.support;
+  } catch {
+    // none yet, or unreadable: probe
+  }
+  const support = probe();
+  if (keep && support.kind === "landlock")
+    try {
+      mkdirSync(dirname(file), { recursive: true });
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify({ key: k, support }));
+      renameSync(tmp, file);
+    } catch {
+      // a read-only home only costs the next look a probe
+    }
+  return support;
+}

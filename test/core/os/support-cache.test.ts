@@ -1,0 +1,67 @@
+import { describe, expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import type { Support } from "../../../src/core/os/sandbox/choose.ts";
+import { cachedSandboxSupport, machineKey, supportCachePath } from "../../../src/core/os/sandbox/support-cache.ts";
+import { tmpdir } from "../../helpers.ts";
+
+const LANDLOCK: Support = { kind: "landlock", abi: 7, protect: true };
+
+/** A probe that counts how often the helper would have been placed and run. */
+function probeOf(support: Support) {
+  const probe = () => {
+    probe.calls++;
+    return support;
+  };
+  probe.calls = 0;
+  return probe;
+}
+
+describe.if(process.platform === "linux")("the sandbox support that od agents and a dry run show", () => {
+  test("probed once, then read back while the machine's key holds; a new key probes again", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: tmp.path };
+    const probe = probeOf(LANDLOCK);
+    expect(cachedSandboxSupport(env, { keep: true, probe, key: () => "boot-a" })).toEqual(LANDLOCK);
+    expect(cachedSandboxSupport(env, { keep: true, probe, key: () => "boot-a" })).toEqual(LANDLOCK);
+    expect(probe.calls).toBe(1);
+    expect(cachedSandboxSupport(env, { keep: true, probe, key: () => "boot-b" })).toEqual(LANDLOCK);
+    expect(probe.calls).toBe(2);
+  });
+
+  test("an answer without Landlock is not kept, nor anything without a key; a broken file is probed over", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: tmp.path };
+    const none = probeOf({ kind: "none", reason: "the sandbox helper did not run: exit 1" });
+    cachedSandboxSupport(env, { keep: true, probe: none, key: () => "k" });
+    cachedSandboxSupport(env, { keep: true, probe: none, key: () => "k" });
+    expect(none.calls).toBe(2);
+    expect(existsSync(supportCachePath(env))).toBe(false);
+    const unkeyed = probeOf(LANDLOCK);
+    cachedSandboxSupport(env, { keep: true, probe: unkeyed, key: () => undefined });
+    cachedSandboxSupport(env, { keep: true, probe: unkeyed, key: () => undefined });
+    expect(unkeyed.calls).toBe(2);
+    writeFileSync(supportCachePath(env), "{not json");
+    const probe = probeOf(LANDLOCK);
+    expect(cachedSandboxSupport(env, { keep: true, probe, key: () => "k" })).toEqual(LANDLOCK);
+    expect(probe.calls).toBe(1);
+    expect(JSON.parse(readFileSync(supportCachePath(env), "utf8"))).toEqual({ key: "k", support: LANDLOCK });
+  });
+
+  test("a dry run reads what od agents kept, and writes nothing itself", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: tmp.path };
+    const probe = probeOf(LANDLOCK);
+    expect(cachedSandboxSupport(env, { probe, key: () => "k" })).toEqual(LANDLOCK);
+    expect(existsSync(supportCachePath(env))).toBe(false);
+    cachedSandboxSupport(env, { keep: true, probe, key: () => "k" });
+    expect(cachedSandboxSupport(env, { probe, key: () => "k" })).toEqual(LANDLOCK);
+    expect(probe.calls).toBe(2);
+  });
+
+  test("the key names this boot and this od, and is the same for the same process", () => {
+    const key = machineKey();
+    expect(key).toContain(readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim());
+    expect(key).toContain(process.execPath);
+    expect(machineKey()).toBe(key);
+  });
+});
