@@ -198,6 +198,9 @@ export function runAdapterSuite(entry: RegistryEntry, expectations: Expectations
     test("passes the adapter schema; a built-in's id is its file name", () => {
       expect(() => validateAdapter(adapter)).not.toThrow();
       if (entry.source === "builtin") expect(builtinIds).toContain(adapter.id);
+      // A built-in's defaults are filled without the schema (adapter-defaults.ts): they must be the schema's,
+      // and it must have no key the schema would strip.
+      if (entry.source === "builtin") expect(validateAdapter(adapter)).toEqual(adapter);
     });
 
     test("declares its CLI's own state, each entry the CLI's own folder or file, never HOME or a shared folder", () => {
