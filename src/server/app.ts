@@ -17,7 +17,7 @@ import { uploadRoutes } from "./routes/uploads.ts";
 import { usageRoutes } from "./routes/usage.ts";
 import { security } from "./security.ts";
 import type { Targets } from "./targets.ts";
-import { uiRoutes } from "./ui.ts";
+import { type PageSettings, uiRoutes } from "./ui.ts";
 
 export interface AppDeps {
   registry: Registry;
@@ -34,6 +34,8 @@ export interface AppDeps {
   maxBodyBytes?: number;
   /** What MCP clients at /mcp may ask for (default: read-only, in the server's folder). */
   mcp?: McpOptions;
+  /** What the web UI's page is told (how often it checks on the server). */
+  page?: PageSettings;
 }
 
 const STATUS: Partial<Record<ErrorCode, ContentfulStatusCode>> = {
@@ -72,7 +74,7 @@ export function createApp(deps: AppDeps) {
   app.route("/api", usageRoutes(deps.runs));
   app.route("/mcp", mcpRoutes(deps.mcp ?? {}, deps.registry, deps.runs, deps.env));
   app.route("/", noOAuthRoutes(tokenFile)); // what an MCP client looking for OAuth finds: none, and the token to send
-  app.route("/", uiRoutes(deps.token));
+  app.route("/", uiRoutes(deps.token, deps.page));
   app.notFound((c) => c.json({ error: { code: "INVALID_REQUEST", message: `No route ${c.req.method} ${c.req.path}` } }, 404));
   // The one place the server renders errors.
   app.onError((err, c) => {

@@ -13,6 +13,7 @@ import { createApp } from "./app.ts";
 import { ConnectionGuard, connectionCap, IDLE_TIMEOUT_S } from "./connections.ts";
 import { checkHome, claimHome } from "./home.ts";
 import { loadTargets, type Targets } from "./targets.ts";
+import type { PageSettings } from "./ui.ts";
 
 export interface ServeOptions {
   host: string;
@@ -30,6 +31,8 @@ export interface ServeOptions {
   maxConnections?: number;
   /** What MCP clients at /mcp may ask for (default: read-only, in this process's folder). */
   mcp?: McpPolicy;
+  /** What the web UI's page is told: how often an idle page checks on the server (healthMs, default 5000). */
+  page?: PageSettings;
 }
 
 const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1", "[::1]"]);
@@ -97,7 +100,17 @@ export function startServer(opts: ServeOptions) {
   const port = server.port;
   // Beyond loopback the server is reached by names od cannot know (its addresses, DNS names); the token guards it.
   const allowedHosts = LOOPBACK.has(opts.host) ? [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`] : "any";
-  app = createApp({ registry: opts.registry, runs, targets, token, tokenFile, allowedHosts, env, mcp: { policy: opts.mcp } });
+  app = createApp({
+    registry: opts.registry,
+    runs,
+    targets,
+    token,
+    tokenFile,
+    allowedHosts,
+    env,
+    mcp: { policy: opts.mcp },
+    page: opts.page,
+  });
 
   return {
     url: `http://${name === "localhost" ? "127.0.0.1" : name}:${port}/`,

@@ -11,11 +11,22 @@ import usageCss from "./ui/usage.css" with { type: "text" };
 /** The page's script: its modules and their npm imports, bundled at build time. */
 const appJs: string = bundled("server/ui/app.js", "browser");
 
+/** What the server tells the page, in its meta tags (each in ms, a whole number above 0). */
+export interface PageSettings {
+  /** How often an idle page asks whether the server is still there (default 5000). */
+  healthMs?: number;
+  /** How long a run's dropped stream may stay down before the page says the server is gone (default 4000). */
+  goneMs?: number;
+}
+
+const META: Record<keyof PageSettings, string> = { healthMs: "od-health-ms", goneMs: "od-gone-ms" };
+
 /**
  * The embedded web UI. The launch URL carries the token once (`/?token=…`):
  * it becomes an HttpOnly, SameSite=Strict cookie and the address bar is cleaned.
  */
-export function uiRoutes(token: string) {
+export function uiRoutes(token: string, settings: PageSettings = {}) {
+  const page = pageHtml(settings);
   return new Hono()
     .use(async (c, next) => {
       await next();
@@ -34,12 +45,26 @@ export function uiRoutes(token: string) {
       }
       // Without the token the page could do nothing (every /api call is refused): say how to get in instead.
       if (!same(getCookie(c, TOKEN_COOKIE), token)) return c.html(freshLinkPage(c.req.header("host") ?? "127.0.0.1:7456"), 401);
-      return c.html(indexHtml as unknown as string); // a text import, though bun-types declares .html as a bundle
+      return c.html(page);
     })
     .get("/ui/app.js", (c) => c.body(appJs, 200, { "content-type": "text/javascript; charset=utf-8" }))
     .get("/ui/style.css", (c) =>
       c.body(`${styleCss}\n${transcriptCss}\n${compareCss}\n${usageCss}`, 200, { "content-type": "text/css; charset=utf-8" }),
     );
+}
+
+/** The page, its settings in its meta tags. */
+function pageHtml(settings: PageSettings): string {
+  let html = indexHtml as unknown as string; // a text import, though bun-types declares .html as a bundle
+  for (const [key, name] of Object.entries(META) as Array<[keyof PageSettings, string]>) {
+    const ms = settings[key];
+    if (ms === undefined) continue;
+    if (!Number.isInteger(ms) || ms <= 0) throw new RangeError(`${key} must be a whole number of ms above 0, not ${ms}`);
+    const meta = new RegExp(`<meta name="${name}" content="\\d+">`);
+    if (!meta.test(html)) throw new Error(`the page has no ${name} meta to set`);
+    html = html.replace(meta, `<meta name="${name}" content="${ms}">`);
+  }
+  return html;
 }
 
 /** The token compared in constant time. */

@@ -7,6 +7,7 @@
  *   {"replay": "<file>"}       print a fixture's lines    {"stderr": "text"}     write to stderr
  *   {"read": "line"|"all"}     read one stdin line / all of stdin (recorded)
  *   {"sleep": ms}              wait                       {"hang": true}         wait forever
+ *   {"until": "name"}          wait until a file of that name is in the working directory (a test says when to go on)
  *   {"spawn": ["cmd", ...]}    start a grandchild in our process group (its pid goes to $FAKE_RECORD.pids)
  *   {"setsid": ["cmd", ...], "hold": "stderr"|"stdout"|"both"}   start one that leaves our group (its own
  *                              session, as a daemon would), holding our stderr/stdout if asked (pid to .pids)
@@ -86,6 +87,7 @@ async function runStep(step: Step): Promise<void> {
     }
     save();
   } else if ("sleep" in step) await Bun.sleep(Number(step.sleep));
+  else if ("until" in step) while (!existsSync(String(step.until))) await Bun.sleep(20);
   else if ("hang" in step) await new Promise(() => setInterval(() => {}, 1 << 30));
   else if ("spawn" in step) {
     const child = Bun.spawn(step.spawn as string[], { stdio: ["ignore", "ignore", "ignore"] });

@@ -4,6 +4,14 @@
  */
 import { createServer } from "node:net";
 import { join } from "node:path";
+import type { PageSettings } from "../../src/server/ui.ts";
+
+/**
+ * What the child server tells its pages, by default: check on it every 250 ms when idle (od serve's
+ * pages: every 5 s), and say it is gone once a run's stream has been down 1 s (od serve's: 4 s), so
+ * that a test does not wait that long for a page to notice a server it killed.
+ */
+export const QUICK_PAGE: PageSettings = { healthMs: 250, goneMs: 1000 };
 
 /** A port nobody listens on now. */
 export function freePort(): Promise<number> {
@@ -17,9 +25,9 @@ export function freePort(): Promise<number> {
 }
 
 /** The child server on `port`; resolves once it listens, with its URL and token (a fixed one when `token` is given). */
-export async function spawnServer(env: Record<string, string>, port: number, token = "") {
+export async function spawnServer(env: Record<string, string>, port: number, token = "", page = QUICK_PAGE) {
   const child = Bun.spawn([process.execPath, join(import.meta.dir, "serve-child.ts")], {
-    env: { ...env, OD_TEST_PORT: String(port), OD_TEST_TOKEN: token },
+    env: { ...env, OD_TEST_PORT: String(port), OD_TEST_TOKEN: token, OD_TEST_PAGE: JSON.stringify(page) },
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -12,7 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, type WIDTHS } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser, type WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -47,11 +47,11 @@ function suite() {
     const fake = installFake(tmp.path, "fake-agent", script);
     installFake(tmp.path, "fake-acp", { turn: [acpText("I looked, and "), { sleep: 100 }, acpText("nothing needs to change.")] }, FAKE_ACP);
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 30_000);
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await server?.stop();
     await tmp?.[Symbol.asyncDispose]();
   });

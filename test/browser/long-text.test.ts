@@ -11,7 +11,7 @@ import { startServer } from "../../src/server/serve.ts";
 import { bundle } from "../fixtures/ui/transcript.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { readFrames, registry } from "../server/support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots to look at
 const DELTA = 64 * 1024;
@@ -33,11 +33,11 @@ function suite() {
     const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { ifStdin: "say", then: [...body, text("END")] }]);
     mkdirSync(join(tmp.path, "work"));
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 2, registry, env: fake.env });
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await server?.stop();
     await tmp?.[Symbol.asyncDispose]();
   });

@@ -15,7 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { freePort, killServer, spawnServer } from "./child-server.ts";
 import { loaded, SCRIPT } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import { chromiumMissing, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -34,7 +34,7 @@ function suite() {
     tmp = tmpdir();
     env = installFake(tmp.path, "fake-agent", SCRIPT).env;
     installFake(tmp.path, "fake-acp", { turn: [] }, FAKE_ACP);
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 30_000);
 
   afterEach(async () => {
@@ -42,7 +42,7 @@ function suite() {
   });
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await tmp?.[Symbol.asyncDispose]();
   });
 

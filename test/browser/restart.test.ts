@@ -12,7 +12,7 @@ import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
 import { freePort, spawnServer } from "./child-server.ts";
 import { loaded, SCRIPT, showHistory } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser } from "./support.ts";
 
 if (chromiumMissing) test.skip(`web UI restart (chromium): skipped, ${chromiumMissing}`, () => {});
 else describe("web UI when od serve dies mid-run (chromium)", suite);
@@ -25,12 +25,12 @@ function suite() {
 
   beforeAll(async () => {
     tmp = tmpdir();
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 30_000);
 
   afterAll(async () => {
     child?.kill("SIGKILL");
-    await browser?.close();
+    if (browser) releaseBrowser();
     await second?.stop();
     await tmp?.[Symbol.asyncDispose]();
   });
@@ -84,7 +84,9 @@ function suite() {
     const fake = installFake(tmp.path, "fake-agent", SCRIPT);
     const port = await freePort();
     const token = "fixed-token-for-the-reconnect-test";
-    const first = await spawnServer(fake.env, port, token);
+    // The page's own timings, not the quick ones: the server is back within its 4 s before "gone", and its idle
+    // poll (every 5 s) would otherwise say "Cannot reach" over the stream's "Reconnecting" this test looks for.
+    const first = await spawnServer(fake.env, port, token, {});
     child = first.child;
     const page = await openPage(browser, `${first.url}?token=${token}`, "desktop");
     await loaded(page);

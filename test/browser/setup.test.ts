@@ -14,7 +14,7 @@ import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { fakeAdapter } from "../support/fake-adapter.ts";
 import { SCRIPT } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -47,8 +47,8 @@ function suite() {
       const registry = createRegistry([...(await loadRegistry([])).list(), fakeAdapter]);
       const server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 2, registry, env });
       cleanup.push(() => server.stop());
-      const browser: Browser = await launchBrowser();
-      cleanup.push(() => browser.close());
+      const browser: Browser = await takeBrowser();
+      cleanup.push(async () => releaseBrowser());
       const page = await openPage(browser, `${server.url}?token=${server.token}`, width);
 
       const setup = page.locator("#setup");

@@ -4,9 +4,13 @@ import type { Browser, Page } from "playwright-core";
 import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
-import { launchBrowser } from "./support.ts";
+import { releaseBrowser, takeBrowser } from "./support.ts";
 
-/** The fake agent: "hang" hangs, "slow" takes a while, anything else writes a file (a tool call) with a long path. */
+/**
+ * The fake agent: "hang" hangs, "slow" goes on once the test has put a file named RELEASE in the run's
+ * folder, anything else writes a file (a tool call) with a long path.
+ */
+export const RELEASE = "release-the-slow-run";
 export const SCRIPT = [
   { read: "all" },
   {
@@ -15,7 +19,7 @@ export const SCRIPT = [
     else: [
       {
         ifStdin: "slow",
-        then: [{ stdout: { t: "text", v: "thinking slowly. " } }, { sleep: 1500 }, { stdout: { t: "text", v: "SLOW DONE" } }],
+        then: [{ stdout: { t: "text", v: "thinking slowly. " } }, { until: RELEASE }, { stdout: { t: "text", v: "SLOW DONE" } }],
         else: [
           { stdout: { t: "session", v: "sess-42" } },
           { stdout: { t: "text", v: `Writing ${"/very-long-directory-name".repeat(8)}/file.ts. ` } },
@@ -61,10 +65,10 @@ export function servedSuite(prepare?: (dir: string) => void): Served {
     const fake = installFake(served.tmp.path, "fake-agent", SCRIPT);
     prepare?.(served.tmp.path);
     served.server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    served.browser = await launchBrowser();
+    served.browser = await takeBrowser();
   }, 30_000); // a cold Chromium can take longer than the default 5 s to start on a busy machine
   afterAll(async () => {
-    await served.browser?.close();
+    if (served.browser) releaseBrowser();
     await served.server?.stop();
     await served.tmp?.[Symbol.asyncDispose]();
   });

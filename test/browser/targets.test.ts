@@ -13,7 +13,7 @@ import { installFake, tmpdir } from "../helpers.ts";
 import { fakeSsh } from "../server/fake-ssh.ts";
 import { registry } from "../server/support.ts";
 import { loaded, SCRIPT } from "./shell-support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser } from "./support.ts";
 
 if (chromiumMissing) test.skip(`named targets in the web UI (chromium): skipped, ${chromiumMissing}`, () => {});
 else describe("named targets in the web UI (chromium)", suite);
@@ -33,11 +33,11 @@ function suite() {
     mkdirSync(fake.env.OD_HOME!, { recursive: true });
     writeFileSync(join(fake.env.OD_HOME!, "targets.json"), JSON.stringify({ targets: { "build-box": { on: "ssh://me@build-1" } } }));
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 30_000);
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await server?.stop();
     await tmp?.[Symbol.asyncDispose]();
   });

@@ -11,7 +11,7 @@ import { startServer } from "../../src/server/serve.ts";
 import { ACP_SCRIPT, bundle, FAKE_SCRIPT, git, makeRepo, recorded } from "../fixtures/ui/transcript.ts";
 import { FAKE_ACP, installFake, tmpdir } from "../helpers.ts";
 import { readFrames, registry } from "../server/support.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, type WIDTHS } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser, type WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 
@@ -31,11 +31,11 @@ function suite() {
     installFake(tmp.path, "fake-acp", ACP_SCRIPT, FAKE_ACP);
     server = startServer({ host: "127.0.0.1", port: 0, maxRuns: 4, registry, env: fake.env });
     harness = bundle(tmp.path);
-    browser = await launchBrowser();
+    browser = await takeBrowser();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await server?.stop();
     await tmp?.[Symbol.asyncDispose]();
   });

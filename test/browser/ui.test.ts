@@ -6,9 +6,10 @@
  */
 
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { basename } from "node:path";
+import { rmSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import type { Page } from "playwright-core";
-import { loaded, servedSuite, showHistory } from "./shell-support.ts";
+import { loaded, RELEASE, servedSuite, showHistory } from "./shell-support.ts";
 import { chromiumMissing, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
 
 if (chromiumMissing) test.skip(`web UI shell (chromium): skipped, ${chromiumMissing}`, () => {});
@@ -57,7 +58,9 @@ function suite() {
       expect(await page.locator("#run").isDisabled()).toBe(true);
       expect(await page.locator("#cancel").isEnabled()).toBe(true);
       expect(await page.locator("#output").textContent()).toContain("slow please");
+      writeFileSync(join(served.tmp.path, RELEASE), ""); // the run goes on, and ends
       await page.locator("#output", { hasText: "SLOW DONE" }).waitFor();
+      rmSync(join(served.tmp.path, RELEASE));
       await page.locator("#run-status", { hasText: "Succeeded" }).waitFor();
       expect(await page.locator("#run").isEnabled()).toBe(true);
       expect(await page.locator("#cancel").isDisabled()).toBe(true);

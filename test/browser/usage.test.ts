@@ -12,7 +12,7 @@ import { startServer } from "../../src/server/serve.ts";
 import { installFake, tmpdir } from "../helpers.ts";
 import { registry } from "../server/support.ts";
 import { recordRuns } from "../support/usage-runs.ts";
-import { chromiumMissing, launchBrowser, openPage, scrollsSideways, seriousViolations, WIDTHS } from "./support.ts";
+import { chromiumMissing, openPage, releaseBrowser, scrollsSideways, seriousViolations, takeBrowser, WIDTHS } from "./support.ts";
 
 const SHOTS = process.env.OD_SHOTS; // a folder: screenshots of each state, to look at
 const H = 3_600_000;
@@ -50,13 +50,13 @@ function suite() {
     ]);
     seeded = startServer({ host: "127.0.0.1", port: 0, maxRuns: 2, registry, env: fake.env });
     empty = startServer({ host: "127.0.0.1", port: 0, maxRuns: 2, registry, env: { ...fake.env, OD_HOME: `${tmp.path}/empty-home` } });
-    browser = await launchBrowser();
+    browser = await takeBrowser();
     // A cold Chromium's first page took 12 s here on a busy machine (load 30 on 2 cores): paid once, before the tests' own 30 s.
     await (await openPage(browser, `${empty.url}?token=${empty.token}`)).close();
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
+    if (browser) releaseBrowser();
     await seeded?.stop();
     await empty?.stop();
     await tmp?.[Symbol.asyncDispose]();

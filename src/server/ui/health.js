@@ -5,6 +5,7 @@
 // api.js's to tell (its listeners: the banner, the page for a fresh link). Hidden tabs do not poll.
 // A refused page goes on asking: once the new link is opened in another tab (the browser then sends
 // its new cookie from this one too), the token is taken again and `onValid` brings the workbench back.
+// How often an idle page asks is the server's to say (the page's od-health-ms meta; 5 s unless it says otherwise).
 import { ApiError, api } from "./api.js";
 
 const IDLE_MS = 5000;
@@ -12,6 +13,7 @@ const AWAY_MS = 1000;
 
 /** Polls the server; `onValid` runs when it takes this page's token again after refusing it. */
 export function watchServer(/** @type {() => void} */ onValid) {
+  const idleMs = Number(document.querySelector('meta[name="od-health-ms"]')?.getAttribute("content")) || IDLE_MS;
   /** @type {ReturnType<typeof setTimeout> | undefined} */
   let timer;
   let away = false;
@@ -19,7 +21,7 @@ export function watchServer(/** @type {() => void} */ onValid) {
   let refused = false;
   const schedule = () => {
     clearTimeout(timer);
-    if (document.visibilityState !== "hidden") timer = setTimeout(check, away ? AWAY_MS : IDLE_MS);
+    if (document.visibilityState !== "hidden") timer = setTimeout(check, away ? AWAY_MS : idleMs);
   };
   const check = async () => {
     if (busy) return;

@@ -3,7 +3,8 @@
 // by itself and sends Last-Event-ID (the server resumes after it); when the browser gives up (an
 // error status), the stream is opened again from the last event seen. While the stream is down
 // the server's health is probed: down for GONE_AFTER_MS is "gone", up but refusing the token
-// (a restarted server has a new one) is "unauthorized"; either way watching stops.
+// (a restarted server has a new one) is "unauthorized"; either way watching stops. How long is the
+// server's to say (the page's od-gone-ms meta; GONE_AFTER_MS, 4 s, unless it says otherwise).
 
 import { EVENT_TYPES } from "../../core/contract/event-types.ts";
 
@@ -11,6 +12,8 @@ import { EVENT_TYPES } from "../../core/contract/event-types.ts";
 /** @typedef {"reconnecting" | "live" | "gone" | "unauthorized"} Connection */
 
 export const GONE_AFTER_MS = 4000;
+/** The page's od-gone-ms, else GONE_AFTER_MS (read when a run is watched: this module loads without a page too). */
+const goneAfterMs = () => Number(globalThis.document?.querySelector('meta[name="od-gone-ms"]')?.getAttribute("content")) || GONE_AFTER_MS;
 const PROBE_MS = 1000;
 
 const status = (/** @type {string} */ path) =>
@@ -28,6 +31,7 @@ const status = (/** @type {string} */ path) =>
  * @param {{ onEvent: (event: OdEvent) => void, onConnection?: (state: Connection) => void }} handlers
  */
 export function watchRun(runId, { onEvent, onConnection = () => {} }) {
+  const goneAfter = goneAfterMs();
   const path = `/api/runs/${encodeURIComponent(runId)}/events`;
   /** @type {EventSource | undefined} */
   let source;
@@ -64,7 +68,7 @@ export function watchRun(runId, { onEvent, onConnection = () => {} }) {
       if (run === 401) return end("unauthorized");
       probe.since = Date.now();
       if (run === 200 && source?.readyState === EventSource.CLOSED) open();
-    } else if (Date.now() - probe.since > GONE_AFTER_MS) return end("gone");
+    } else if (Date.now() - probe.since > goneAfter) return end("gone");
     if (probe) probe.timer = setTimeout(tick, PROBE_MS);
   };
   const dropped = () => {
