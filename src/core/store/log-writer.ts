@@ -6,9 +6,6 @@ import { type LogBatch, type LogCursor, type LoggedEvent, readLogFile } from "./
 
 const BATCH_EVENTS = 256;
 const BATCH_BYTES = 64 * 1024;
-/** The batch buffer's first size: it doubles while events come faster than the batches go, up to BATCH_BYTES. */
-const FIRST_BYTES = 4 * 1024;
-const NONE = Buffer.alloc(0);
 const BATCH_MS = 25;
 const NL = 10;
 
@@ -33,11 +30,8 @@ export interface LogWriterDeps extends StoreIo {
 
 export class LogWriter {
   private readonly fd: number;
-  /**
-   * The batch: `used` bytes of lines, and for each line its seq, type and end. It starts small
-   * (a run that trickles events never needs more) and is let go when the log closes.
-   */
-  private buf = Buffer.allocUnsafe(FIRST_BYTES);
+  /** The batch: `used` bytes of lines, and for each line its seq, type and end. */
+  private readonly buf = Buffer.allocUnsafe(BATCH_BYTES);
   private used = 0;
   private readonly seqs: number[] = [];
   private readonly types: string[] = [];
@@ -79,7 +73,7 @@ export class LogWriter {
       return;
     }
     // UTF-8 takes at most 3 bytes per UTF-16 unit; a line that may not fit goes after the batch, alone.
-    if (this.used + json.length * 3 + 1 > this.buf.length && !this.grow(this.used + json.length * 3 + 1)) {
+    if (this.used + json.length * 3 + 1 > this.buf.length) {
       this.flush();
       if (this.failure) {
         this.kept.push(lineOf(event, json));
@@ -97,17 +91,6 @@ export class LogWriter {
     this.ends.push(this.used);
     if (this.seqs.length >= BATCH_EVENTS || event.type === "run.finished") this.flush();
     else this.timer ??= setTimeout(() => this.flush(), BATCH_MS);
-  }
-
-  /** Makes room for `need` bytes in the batch, up to BATCH_BYTES; false when it is that size already. */
-  private grow(need: number): boolean {
-    if (this.buf.length >= BATCH_BYTES) return false;
-    let size = this.buf.length * 2;
-    while (size < need && size < BATCH_BYTES) size *= 2;
-    const buf = Buffer.allocUnsafe(Math.min(size, BATCH_BYTES));
-    this.buf.copy(buf, 0, 0, this.used);
-    this.buf = buf;
-    return need <= buf.length;
   }
 
   flush(): void {
@@ -146,7 +129,6 @@ export class LogWriter {
     if (this.closed) return;
     this.flush();
     this.closed = true;
-    this.buf = NONE; // a finished run's readers read its file
     try {
       closeSync(this.fd);
     } catch {}
