@@ -14,6 +14,9 @@ const SKIPPED = "skipped: needs Wine, mingw and dist/od.exe; run `npm run test:w
 
 /** The probe adapter's argv around the prompt (see probe-plugin.js). */
 const args = (prompt: string) => ["exec", "", "--auto", prompt];
+/** The lane's bound on one Wine start of od.exe (lane.sh: --timeout); a test that starts it n times gets n of them. */
+const PER_START_MS = Number(process.env.OD_WINE_TIMEOUT ?? 5000);
+const starts = (n: number) => n * PER_START_MS;
 
 const VECTORS = [
   // spec §5.2 and §5.3 (the empty argument is in every run)
@@ -130,37 +133,53 @@ else
     });
 
     describe("at each limit exactly it arrives intact; one over, od refuses before spawning", () => {
-      test(".exe: a quote-heavy prompt (each quote costs two) up to exactly 32,511 characters", async () => {
-        const prompt = promptFor(fx.exe, EXE_LINE_LIMIT, "cmd.exe", '"', 2);
-        expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(30_000);
-        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).length).toBe(EXE_LINE_LIMIT);
-        expectRefused(await runOd(fx, "exe", `${prompt}x`), /CreateProcess/);
-      });
+      test(
+        ".exe: a quote-heavy prompt (each quote costs two) up to exactly 32,511 characters",
+        async () => {
+          const prompt = promptFor(fx.exe, EXE_LINE_LIMIT, "cmd.exe", '"', 2);
+          expect(Buffer.byteLength(prompt)).toBeLessThanOrEqual(30_000);
+          expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).length).toBe(EXE_LINE_LIMIT);
+          expectRefused(await runOd(fx, "exe", `${prompt}x`), /CreateProcess/);
+        },
+        starts(2),
+      );
 
-      test(".cmd: plain and quote-heavy prompts up to exactly cmd's limit, with the real ComSpec counted", async () => {
-        for (const [unit, cost] of [
-          ["x", 1],
-          ['"', 2],
-        ] as const) {
-          const prompt = promptFor(fx.shim, SHIM_LINE_LIMIT, comSpec, unit, cost);
-          expect(windowsLaunch([fx.shim, ...args(prompt)], comSpec).commandLine.length).toBe(SHIM_LINE_LIMIT);
-          const run = await runOd(fx, "shim", prompt);
-          expect(run.error, run.stderr).toBeUndefined();
-          expect(run.probe?.argv).toEqual(args(prompt));
-          expectRefused(await runOd(fx, "shim", `${prompt}x`), /cmd\.exe.*8191/);
-        }
-      });
+      test(
+        ".cmd: plain and quote-heavy prompts up to exactly cmd's limit, with the real ComSpec counted",
+        async () => {
+          for (const [unit, cost] of [
+            ["x", 1],
+            ['"', 2],
+          ] as const) {
+            const prompt = promptFor(fx.shim, SHIM_LINE_LIMIT, comSpec, unit, cost);
+            expect(windowsLaunch([fx.shim, ...args(prompt)], comSpec).commandLine.length).toBe(SHIM_LINE_LIMIT);
+            const run = await runOd(fx, "shim", prompt);
+            expect(run.error, run.stderr).toBeUndefined();
+            expect(run.probe?.argv).toEqual(args(prompt));
+            expectRefused(await runOd(fx, "shim", `${prompt}x`), /cmd\.exe.*8191/);
+          }
+        },
+        starts(4),
+      );
 
-      test("a 9,000-character prompt to the .cmd adapter is refused with cmd.exe named; to the .exe it arrives", async () => {
-        const prompt = "z".repeat(9_000);
-        expectRefused(await runOd(fx, "shim", prompt), /\.cmd shim.*cmd\.exe/);
-        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
-      });
+      test(
+        "a 9,000-character prompt to the .cmd adapter is refused with cmd.exe named; to the .exe it arrives",
+        async () => {
+          const prompt = "z".repeat(9_000);
+          expectRefused(await runOd(fx, "shim", prompt), /\.cmd shim.*cmd\.exe/);
+          expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
+        },
+        starts(2),
+      );
 
-      test("the raw budget: 30,000 bytes of CJK arrive, one character more is refused on Windows", async () => {
-        const prompt = "汉".repeat(10_000);
-        expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
-        expectRefused(await runOd(fx, "exe", `${prompt}汉`), /\(30003 > 30000 bytes of UTF-8 on Windows\)/);
-      });
+      test(
+        "the raw budget: 30,000 bytes of CJK arrive, one character more is refused on Windows",
+        async () => {
+          const prompt = "汉".repeat(10_000);
+          expect(expectArrived(await runOd(fx, "exe", prompt), fx.exe, prompt).argv).toEqual(args(prompt));
+          expectRefused(await runOd(fx, "exe", `${prompt}汉`), /\(30003 > 30000 bytes of UTF-8 on Windows\)/);
+        },
+        starts(2),
+      );
     });
   });

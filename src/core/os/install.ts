@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 
 /**
@@ -29,11 +28,22 @@ interface PackageJson {
 
 export function readPackage(dir: string): PackageJson | undefined {
   try {
-    const data = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+    const data = JSON.parse(readText(join(dir, "package.json")));
     return data && typeof data === "object" ? data : undefined;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A small file's text, read without node:fs where Bun can map it: `od --version` reads one or two
+ * package.json files, and importing node:fs cost a compiled od about 9 ms of CPU, a third of that
+ * command's start (a compiled probe: 33 against 23 ms, 31 runs; `Bun.mmap` adds nothing measurable).
+ * Windows has no `Bun.mmap`: node:fs there.
+ */
+function readText(path: string): string {
+  if (process.platform === "win32") return (require("node:fs") as typeof import("node:fs")).readFileSync(path, "utf8");
+  return new TextDecoder().decode(Bun.mmap(path, { shared: false }));
 }
 
 /** A compiled od (its entry in Bun's embedded file system: `/$bunfs/…`, `B:\~BUN\…` on Windows), not `bun src/main.ts`. */

@@ -2,7 +2,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeInstall, installLabel, isCompiled, NPM_PACKAGE } from "../../../src/core/os/install.ts";
+import { describeInstall, installLabel, isCompiled, NPM_PACKAGE, readPackage } from "../../../src/core/os/install.ts";
 import { ROOT, tmpdir } from "../../helpers.ts";
 
 function pkg(dir: string, data: Record<string, unknown>) {
@@ -58,5 +58,18 @@ describe("describeInstall", () => {
     expect(isCompiled("B:\\~BUN\\root\\od.exe")).toBe(true);
     expect(describeInstall("/usr/bin/bun", false)).toEqual({ kind: "source", path: ROOT });
     expect(installLabel(describeInstall("/usr/bin/bun", false))).toBe(`from source: ${ROOT}`);
+  });
+
+  test("a package.json that is empty, not JSON, a folder or missing reads as none, not as an error", async () => {
+    await using tmp = tmpdir();
+    const at = (name: string) => join(tmp.path, name);
+    mkdirSync(at("empty"));
+    writeFileSync(join(at("empty"), "package.json"), "");
+    mkdirSync(at("garbled"));
+    writeFileSync(join(at("garbled"), "package.json"), "{ not json");
+    mkdirSync(join(at("folder"), "package.json"), { recursive: true });
+    for (const dir of ["empty", "garbled", "folder", "missing"]) expect(readPackage(at(dir))).toBeUndefined();
+    pkg(at("ok"), { name: "x", odLauncher: NPM_PACKAGE });
+    expect(readPackage(at("ok"))).toEqual({ name: "x", odLauncher: NPM_PACKAGE });
   });
 });
