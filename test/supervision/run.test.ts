@@ -28,13 +28,20 @@ async function started(dir: string, agents = "claude") {
   const several = agents.includes(",");
   const { text, reader } = await readUntil(p.stdout, (t) => several || t.includes("text.delta"));
   const procs = agents.split(",").length * 3;
-  expect(
-    await until(
-      () => left(dir).length,
-      (n) => n >= procs,
-      5000,
-    ),
-  ).toBe(procs);
+  try {
+    expect(
+      await until(
+        () => left(dir).length,
+        (n) => n >= procs,
+        5000,
+      ),
+    ).toBe(procs);
+  } catch (err) {
+    // Not all up in time: od and what did start go now, or od would wait on its stubborn agents for ever.
+    p.kill("SIGKILL");
+    killAll(left(dir));
+    throw err;
+  }
   const rest = async () => {
     let all = text;
     for (;;) {
