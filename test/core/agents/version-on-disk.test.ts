@@ -55,6 +55,11 @@ function npmInstall(root: string, o: { bin: string; pkg: string; version: string
 
 const envOf = (root: string, extra: Record<string, string> = {}) => ({ PATH: `${join(root, "bin")}:/usr/bin:/bin`, HOME: root, ...extra });
 
+/** Node 20 on PATH (a node that reports its version and otherwise runs the script it is given), and acme installed asking for 22. */
+function acmeOnOldNode(root: string) {
+  write(join(root, "bin", "node"), '#!/bin/sh\n[ "$1" = --version ] && { echo v20.20.2; exit 0; }\nexec /bin/sh "$@"\n', 0o755);
+  return npmInstall(root, { bin: "acme", pkg: "@acme/cli", version: "3.4.5", shebang: "#!/usr/bin/env node", engines: ">=22.19.0" });
+}
 describe("version on disk", () => {
   test("an npm install: the version from the package's package.json, the CLI never started", async () => {
     await using tmp = tmpdir();
@@ -86,15 +91,7 @@ describe("version on disk", () => {
 
   test("Node older than the package's engines: the CLI is asked (kimi 2.1 on Node 20 crashes)", async () => {
     await using tmp = tmpdir();
-    // A node that reports its version, and otherwise runs the script it is given.
-    write(join(tmp.path, "bin", "node"), '#!/bin/sh\n[ "$1" = --version ] && { echo v20.20.2; exit 0; }\nexec /bin/sh "$@"\n', 0o755);
-    const cli = npmInstall(tmp.path, {
-      bin: "acme",
-      pkg: "@acme/cli",
-      version: "3.4.5",
-      shebang: "#!/usr/bin/env node",
-      engines: ">=22.19.0",
-    });
+    const cli = acmeOnOldNode(tmp.path);
     const met = npmInstall(join(tmp.path, "other"), {
       bin: "beta",
       pkg: "beta",
@@ -112,14 +109,7 @@ describe("version on disk", () => {
 
   test("Node older than the package's engines and the CLI fails under it: broken, and the hint names the Node it asks for", async () => {
     await using tmp = tmpdir();
-    write(join(tmp.path, "bin", "node"), '#!/bin/sh\n[ "$1" = --version ] && { echo v20.20.2; exit 0; }\nexec /bin/sh "$@"\n', 0o755);
-    const cli = npmInstall(tmp.path, {
-      bin: "acme",
-      pkg: "@acme/cli",
-      version: "3.4.5",
-      shebang: "#!/usr/bin/env node",
-      engines: ">=22.19.0",
-    });
+    const cli = acmeOnOldNode(tmp.path);
     const entry = join(tmp.path, "lib", "node_modules", "@acme", "cli", "dist", "cli.js");
     write(entry, `#!/usr/bin/env node\necho "$*" >> "${tmp.path}/acme.ran"\necho "SyntaxError: no zstd in node:zlib" >&2\nexit 1\n`, 0o755);
     const [d] = await detectAll([adapter("acme", { npmPackage: "@acme/cli" })], envOf(tmp.path));
