@@ -47,6 +47,25 @@ describe.if(process.platform === "linux")("the sandbox support that od agents an
     expect(JSON.parse(readFileSync(supportCachePath(env), "utf8"))).toEqual({ key: "k", support: LANDLOCK });
   });
 
+  test("a kept answer of the wrong shape (hand-edited, another od's) is probed over, and nothing but its fields comes back", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: tmp.path };
+    for (const support of [
+      { kind: "landlock", abi: "7" },
+      { kind: "landlock", abi: 7, protect: "yes" },
+      { kind: "landlock", abi: 7, reason: 3 },
+      { kind: "landlock" },
+      null,
+    ]) {
+      writeFileSync(supportCachePath(env), JSON.stringify({ key: "k", support }));
+      const probe = probeOf(LANDLOCK);
+      expect(cachedSandboxSupport(env, { probe, key: () => "k" })).toEqual(LANDLOCK);
+      expect(probe.calls).toBe(1);
+    }
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: "k", support: { ...LANDLOCK, extra: "x" } }));
+    expect(cachedSandboxSupport(env, { probe: probeOf(LANDLOCK), key: () => "k" })).toEqual(LANDLOCK);
+  });
+
   test("a dry run reads what od agents kept, and writes nothing itself", async () => {
     await using tmp = tmpdir();
     const env = { OD_HOME: tmp.path };

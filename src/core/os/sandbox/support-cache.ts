@@ -64,8 +64,9 @@ export function cachedSandboxSupport(env: Env = process.env, opts: SupportCacheO
   const file = supportCachePath(env);
   const kept = read(() => readFileSync(file, "utf8"));
   try {
-    const cache = JSON.parse(kept) as { key?: string; support?: Support };
-    if (cache.key === k && cache.support?.kind === "landlock") return cache.support;
+    const cache = JSON.parse(kept) as { key?: unknown; support?: unknown };
+    const support = cache.key === k ? landlockOf(cache.support) : undefined;
+    if (support) return support;
   } catch {
     // none yet, or unreadable: probe
   }
@@ -79,5 +80,15 @@ export function cachedSandboxSupport(env: Env = process.env, opts: SupportCacheO
     } catch {
       // a read-only home only costs the next look a probe
     }
+  return support;
+}
+
+/** A kept Landlock answer, its fields checked and copied (the file is anyone's to edit); undefined when it is not one. */
+function landlockOf(value: unknown): Support | undefined {
+  const v = value as Record<string, unknown> | null;
+  if (v?.kind !== "landlock" || !Number.isInteger(v.abi) || typeof v.protect !== "boolean") return undefined;
+  if (v.reason !== undefined && typeof v.reason !== "string") return undefined;
+  const support: Support = { kind: "landlock", abi: v.abi as number, protect: v.protect };
+  if (v.reason !== undefined) support.reason = v.reason;
   return support;
 }
