@@ -87,7 +87,7 @@ export function messageCount(r: RecordedRequest): number {
 
 /** What every od run must keep: JSON only, one run.finished and last, one run id, seq increasing, tools paired. */
 export function checkRun(r: OdResult): void {
-  expect(r.killed, `od hung and was killed by the lane's watchdog; stderr: ${r.stderr.slice(-500)}`).toBe(false);
+  expect(r.killed, `od hung and was killed by the lane's watchdog; stderr: ${r.stderr.slice(-500)}\n${r.hang}`).toBe(false);
   expect(r.junk, "non-JSON lines on stdout with --json").toEqual([]);
   expect(r.of("run.finished")).toHaveLength(1);
   expect(r.events.at(-1)?.type).toBe("run.finished");

@@ -6,14 +6,22 @@ import { join } from "node:path";
 import { installDir, type LiveCli, liveEnv } from "./clis.ts";
 import { checkRun, type Fixture, messageCount, turns } from "./lane.ts";
 import type { Scenario } from "./model-stub.ts";
-import { runOd, startOd, waitFor } from "./od.ts";
+import { OD_TIMEOUT_S, runOd, startOd, waitFor } from "./od.ts";
 import { descendants, ofRun, type ProcInfo, survivors } from "./procs.ts";
 import { startPushyProxy } from "./pushy.ts";
 
 /** Registers one CLI x scenario test; the body returns a note for the results table. */
 export type ScenarioFn = (cli: LiveCli, name: string, initial: Scenario, body: (fx: Fixture) => Promise<string | void>) => void;
 /** od run args every test shares: the fixture's work dir as --cwd, a safety timeout, and the mode of a CLI od offers in full mode only. */
-const base = (fx: Fixture) => ["--agent", fx.cli.id, "--cwd", fx.work, "--timeout", "50", ...(fx.cli.mode ? ["--mode", fx.cli.mode] : [])];
+const base = (fx: Fixture) => [
+  "--agent",
+  fx.cli.id,
+  "--cwd",
+  fx.work,
+  "--timeout",
+  String(OD_TIMEOUT_S),
+  ...(fx.cli.mode ? ["--mode", fx.cli.mode] : []),
+];
 const od = (fx: Fixture, args: string[], prompt: string) => runOd([...base(fx), ...args, prompt], { env: fx.env, cwd: fx.work });
 
 /** Every file under dir with its bytes. */

@@ -1,10 +1,19 @@
 // Drives the compiled `dist/od run --json` for the live lane and collects its JSON events.
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { OdEvent } from "../../src/core/contract/events.ts";
+import { descendants, procInfo } from "./procs.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const DIST_OD = join(ROOT, "dist/od");
+
+/** The --timeout every live run gets: od ends a stalled agent itself, well before the lane's watchdog would. */
+export const OD_TIMEOUT_S = 40;
+/** How long after od's own --timeout the watchdog waits before it calls od hung. */
+const WATCHDOG_AFTER_TIMEOUT_MS = 15_000;
+
+/** Runs whose agent stalled until od ended it at its --timeout: what the lane saw just before. */
+export const stalls: string[] = [];
 
 export type Ev<T extends OdEvent["type"] = OdEvent["type"]> = Extract<OdEvent, { type: T }>;
 
@@ -18,6 +27,10 @@ export interface OdResult {
   ms: number;
   /** True when the lane's own watchdog had to kill od. */
   killed: boolean;
+  /** What the watchdog saw before it killed: od's state, its processes, the events so far. */
+  hang?: string;
+  /** Set when od ended the agent at its --timeout: od's message and the processes just before. */
+  stalled?: string;
   of<T extends OdEvent["type"]>(type: T): Ev<T>[];
   finished?: Ev<"run.finished">;
   text: string;
@@ -31,17 +44,30 @@ export interface RunningOd {
   done: Promise<OdResult>;
 }
 
-/** Spawns `dist/od run --json <args>` with exactly `env`; the watchdog SIGKILLs od after `timeoutMs`. */
+/**
+ * Spawns `dist/od run --json <args>` with exactly `env`; the watchdog SIGKILLs od after `timeoutMs`
+ * (by default 15 s after od's own --timeout, so that a stalled agent is od's to end, not the lane's).
+ */
 export function startOd(args: string[], o: { env: Record<string, string>; cwd: string; timeoutMs?: number }): RunningOd {
   const t0 = performance.now();
+  const at = args.indexOf("--timeout");
+  const odTimeoutMs = at >= 0 ? Number(args[at + 1]) * 1000 : undefined;
   const proc = Bun.spawn([DIST_OD, "run", "--json", ...args], { env: o.env, cwd: o.cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
   const events: OdEvent[] = [];
   const junk: string[] = [];
   let killed = false;
-  const watchdog = setTimeout(() => {
-    killed = true;
-    proc.kill("SIGKILL");
-  }, o.timeoutMs ?? 45_000);
+  let hang: string | undefined;
+  const watchdog = setTimeout(
+    () => {
+      killed = true;
+      hang = hangReport(proc.pid, events);
+      proc.kill("SIGKILL");
+    },
+    o.timeoutMs ?? (odTimeoutMs ? odTimeoutMs + WATCHDOG_AFTER_TIMEOUT_MS : 45_000),
+  );
+  // Just before od's own --timeout, what the agent is doing: od kills it a moment later.
+  let beforeTimeout: string | undefined;
+  const probe = odTimeoutMs ? setTimeout(() => (beforeTimeout = hangReport(proc.pid, events)), odTimeoutMs - 1500) : undefined;
 
   const take = (line: string) => {
     if (!line.trim()) return;
@@ -67,7 +93,11 @@ export function startOd(args: string[], o: { env: Record<string, string>; cwd: s
   const done = (async (): Promise<OdResult> => {
     const [stderr] = await Promise.all([new Response(proc.stderr).text(), readStdout, proc.exited]);
     clearTimeout(watchdog);
+    clearTimeout(probe);
     const of = <T extends OdEvent["type"]>(type: T) => events.filter((e): e is Ev<T> => e.type === type);
+    const timedOut = of("error").find((e) => e.code === "TIMEOUT");
+    const stalled = timedOut && `${timedOut.message}\n${beforeTimeout ?? "(no snapshot)"}`;
+    if (stalled) stalls.push(stalled);
     return {
       events,
       junk,
@@ -76,6 +106,8 @@ export function startOd(args: string[], o: { env: Record<string, string>; cwd: s
       signal: proc.signalCode == null ? null : String(proc.signalCode),
       ms: Math.round(performance.now() - t0),
       killed,
+      hang,
+      stalled,
       of,
       finished: of("run.finished").at(-1),
       text: of("text.delta")
@@ -84,6 +116,24 @@ export function startOd(args: string[], o: { env: Record<string, string>; cwd: s
     };
   })();
   return { pid: proc.pid, events, signal: (sig) => proc.kill(sig), done };
+}
+
+/** od's own state, each process under it (state, kernel wait channel, command) and the event types so far. */
+function hangReport(pid: number, events: OdEvent[]): string {
+  const line = (p: { pid: number; state: string; cmdline: string }) => {
+    let wchan = "?";
+    try {
+      wchan = readFileSync(`/proc/${p.pid}/wchan`, "utf8") || "-";
+    } catch {}
+    return `${p.pid} ${p.state} ${wchan} ${p.cmdline.slice(0, 120)}`;
+  };
+  const od = procInfo(pid);
+  const types = events.map((e) => e.type).filter((t, i, all) => t !== all[i - 1]);
+  return [
+    `od ${od ? line(od) : "had exited (its stdout or stderr still open)"}`,
+    ...descendants(pid).map((p) => `  ${line(p)}`),
+    `events (${events.length}): ${types.join(" ").slice(-400) || "none"}`,
+  ].join("\n");
 }
 
 export function runOd(args: string[], o: { env: Record<string, string>; cwd: string; timeoutMs?: number }): Promise<OdResult> {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { type Sshd, sshdMissing, startSshd } from "../support/sshd.ts";
 import { CLIS, installCli, type LiveCli, liveEnv } from "./clis.ts";
 import { type ModelStub, type Scenario, startModelStub } from "./model-stub.ts";
-import { DIST_OD, ensureBuilt, runOd } from "./od.ts";
+import { DIST_OD, ensureBuilt, OD_TIMEOUT_S, runOd } from "./od.ts";
 import { killAll, survivors } from "./procs.ts";
 
 const LIVE = process.env.OD_LIVE === "1";
@@ -61,7 +61,7 @@ describe.skipIf(!LIVE || Boolean(sshdMissing))(`od run --on ssh://, live (OD_LIV
   }
 
   const od = (work: string, ...args: string[]) =>
-    runOd(["--agent", "pi", "--on", sshd.target, "--cwd", work, "--timeout", "50", ...args], {
+    runOd(["--agent", "pi", "--on", sshd.target, "--cwd", work, "--timeout", String(OD_TIMEOUT_S), ...args], {
       env: localEnv,
       cwd: root,
       timeoutMs: 60_000,

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import type { LiveCli } from "./clis.ts";
 import { checkRun, turns } from "./lane.ts";
 import type { ScenarioFn } from "./matrix.ts";
-import { runOd } from "./od.ts";
+import { OD_TIMEOUT_S, runOd } from "./od.ts";
 
 const FILE = "denied.txt";
 const FINAL = "OD_LIVE_DENIED_OK";
@@ -19,7 +19,7 @@ export function authority(cli: LiveCli, scenario: ScenarioFn): void {
   const command = `printf 'ran anyway\\n' > ${FILE}`;
   const steps = [{ tools: [{ name: shell.name, args: shell.args(command) }] }, { text: FINAL }];
   scenario(cli, "edit-denies-shell", { kind: "script", steps }, async (fx) => {
-    const args = ["--agent", cli.id, "--cwd", fx.work, "--timeout", "50", "--mode", "edit", "Run the command"];
+    const args = ["--agent", cli.id, "--cwd", fx.work, "--timeout", String(OD_TIMEOUT_S), "--mode", "edit", "Run the command"];
     const r = await runOd([...args], { env: fx.env, cwd: fx.work });
     checkRun(r);
     expect(

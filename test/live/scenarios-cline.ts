@@ -7,7 +7,7 @@ import { expect } from "bun:test";
 import type { LiveCli } from "./clis.ts";
 import { checkRun } from "./lane.ts";
 import type { ScenarioFn } from "./matrix.ts";
-import { runOd } from "./od.ts";
+import { OD_TIMEOUT_S, runOd } from "./od.ts";
 import { survivors } from "./procs.ts";
 
 const TEXT = "OD_LIVE_CLINE_DONE";
@@ -16,7 +16,10 @@ export function clineScenarios(cli: LiveCli, scenario: ScenarioFn): void {
   if (cli.id !== "cline") return;
 
   scenario(cli, "cline-no-daemon", { kind: "chat", text: TEXT }, async (fx) => {
-    const r = await runOd(["--agent", cli.id, "--cwd", fx.work, "--timeout", "50", "Say hi"], { env: fx.env, cwd: fx.work });
+    const r = await runOd(["--agent", cli.id, "--cwd", fx.work, "--timeout", String(OD_TIMEOUT_S), "Say hi"], {
+      env: fx.env,
+      cwd: fx.work,
+    });
     checkRun(r);
     expect(r.exitCode).toBe(0);
     expect(r.text).toBe(TEXT);

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import type { LiveCli } from "./clis.ts";
 import { checkRun, turns } from "./lane.ts";
 import type { ScenarioFn } from "./matrix.ts";
-import { runOd } from "./od.ts";
+import { OD_TIMEOUT_S, runOd } from "./od.ts";
 
 const TEXT = "OD_LIVE_PI_RETRY_OK";
 
@@ -20,7 +20,7 @@ export function piScenarios(cli: LiveCli, scenario: ScenarioFn): void {
     const current = JSON.parse(readFileSync(settings, "utf8"));
     writeFileSync(settings, JSON.stringify({ ...current, retry: { provider: { maxRetries: 0 } } }, null, 2));
     // --retries 0: the answer must come from pi's retry, not from od running pi again.
-    const args = ["--agent", cli.id, "--cwd", fx.work, "--timeout", "50", "--retries", "0", "Say hi"];
+    const args = ["--agent", cli.id, "--cwd", fx.work, "--timeout", String(OD_TIMEOUT_S), "--retries", "0", "Say hi"];
     const r = await runOd(args, { env: fx.env, cwd: fx.work });
     checkRun(r);
     expect(r.of("error")).toEqual([]);
