@@ -1,4 +1,3 @@
-import { FFIType as T } from "bun:ffi";
 import { readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { openLibc } from "../libc.ts";
@@ -85,8 +84,8 @@ function helperBytes(): Uint8Array | undefined {
 /** The bytes in a sealed memfd kept open for this process's life; its exec path, or undefined when memfds are not to be had. */
 function sealed(bytes: Uint8Array): string | undefined {
   const libc = openLibc({
-    memfd_create: { args: [T.cstring, T.u32], returns: T.i32 },
-    fcntl: { args: [T.i32, T.i32, T.i32], returns: T.i32 },
+    memfd_create: { args: ["cstring", "u32"], returns: "i32" },
+    fcntl: { args: ["i32", "i32", "i32"], returns: "i32" },
   });
   if (!libc) return undefined;
   const fd = libc.memfd_create(Buffer.from("od-sandbox\0"), MFD_CLOEXEC | MFD_ALLOW_SEALING);
