@@ -10,7 +10,7 @@ import { PREFERENCE } from "../core/agents/select.ts";
 /** Ready first, then installed but not usable (broken, outdated, logged out), then not installed; by id within each. */
 export function forPeople(detections: Detection[]): Detection[] {
   const rank = (d: Detection) => (d.status === "ready" ? 0 : d.status === "missing" ? 2 : 1);
-  return [...detections].sort((a, b) => rank(a) - rank(b) || a.id.localeCompare(b.id));
+  return [...detections].sort((a, b) => rank(a) - rank(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 /** The rows a table shows: with `all`, every one; else the ones there (ready or not), never the missing. */

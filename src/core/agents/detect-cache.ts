@@ -4,7 +4,7 @@ import type { Adapter } from "../contract/adapter.ts";
 import type { Env } from "../contract/request.ts";
 import { loopFor } from "../loops/index.ts";
 import { odHome } from "../os/paths.ts";
-import { findOnPath, type Resolved, resolveExecutable } from "../os/resolve.ts";
+import { findOnPath, type Resolved, resolveExecutable, toolPath } from "../os/resolve.ts";
 import { VERSION } from "../os/version.ts";
 import { type Detection, detectAll } from "./detect.ts";
 import type { CatalogDetection } from "./detection.ts";
@@ -161,11 +161,13 @@ const UNKEPT = new Set([PROBE_SLOW, "ENDPOINT_UNREACHABLE"]);
 /** Each adapter's executable looked up once, for its key and its detection; not found is thrown again as it was. */
 function resolveOnce(env: Env): (adapter: Adapter) => Resolved {
   const found = new Map<string, { ok: Resolved } | { err: unknown }>();
+  let tools: string | undefined;
   return (adapter) => {
     let r = found.get(adapter.id);
     if (!r) {
+      tools ??= toolPath(env);
       try {
-        r = { ok: resolveExecutable(adapter, env) };
+        r = { ok: resolveExecutable(adapter, env, tools) };
       } catch (err) {
         r = { err };
       }

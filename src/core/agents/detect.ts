@@ -5,7 +5,7 @@ import type { Adapter, AuthState } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { Env } from "../contract/request.ts";
 import { type ProbeOptions, type ProbeResult, probe, type Slots } from "../os/probe.ts";
-import { type Resolved, resolveExecutable } from "../os/resolve.ts";
+import { type Resolved, resolveExecutable, toolPath } from "../os/resolve.ts";
 import { authOnDisk } from "./auth-on-disk.ts";
 import { flagsFromHelp, flagsFromVersion, versionTellsFlags } from "./caps.ts";
 import { detectLoop } from "./detect-loop.ts";
@@ -41,13 +41,14 @@ export interface DetectOptions {
 export function detectContext(env: Env, opts: DetectOptions = {}): DetectContext {
   const runs = new Map<string, Promise<ProbeResult>>();
   const start = opts.probe ?? probe;
+  let tools: string | undefined; // the user tool folders, found once for every adapter
   return {
     run(cmd, timeoutMs) {
       const key = JSON.stringify(cmd);
       if (!runs.has(key)) runs.set(key, start(cmd, { env, timeoutMs, slots: opts.slots }));
       return runs.get(key)!;
     },
-    resolve: opts.resolve ?? ((adapter) => resolveExecutable(adapter, env)),
+    resolve: opts.resolve ?? ((adapter) => resolveExecutable(adapter, env, (tools ??= toolPath(env)))),
   };
 }
 

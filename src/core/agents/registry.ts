@@ -124,7 +124,8 @@ export function createRegistry(entries: Array<RegistryEntry | AdapterInput>, err
   }
   return {
     get: (id) => byId.get(id),
-    list: () => [...byId.keys()].sort((a, b) => a.localeCompare(b)).map((id) => byId.get(id)!),
+    // Ids are kebab-case ASCII: code-unit order is their order, and localeCompare's collator costs a start ~2 ms.
+    list: () => [...byId.keys()].sort().map((id) => byId.get(id)!),
     errors,
   };
 }

@@ -54,7 +54,7 @@ export async function selectAgent(
   const { detections } = await detectCached(adapters, { env });
   const ready = new Set(detections.filter((d) => d.status === "ready").map((d) => d.id));
   const rank = (id: string) => (PREFERENCE.includes(id) ? PREFERENCE.indexOf(id) : PREFERENCE.length);
-  const first = [...ready].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b))[0];
+  const first = [...ready].sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0))[0]; // kebab-case ids: code-unit order
   if (!first)
     throw new OdError(
       "AGENT_NOT_FOUND",

@@ -17,30 +17,45 @@ export interface Resolved {
  * executable), else `bin` and its fallback names on PATH, else in the usual
  * user tool folders PATH may lack. Throws AGENT_NOT_FOUND with the install hint.
  */
-export function resolveExecutable(adapter: Adapter, env: Env = process.env): Resolved {
-  const found = findExecutable(adapter, env);
+export function resolveExecutable(adapter: Adapter, env: Env = process.env, toolPath?: string): Resolved {
+  const found = findExecutable(adapter, env, toolPath);
   if (found) return found;
-  const overrideVar = binOverrideVar(adapter);
-  const override = env[overrideVar];
-  if (override)
-    throw new OdError(
+  throw notFound(adapter, env);
+}
+
+/**
+ * Why resolveExecutable found nothing, as the error it throws. Built without a stack: detection
+ * asks it of every adapter not installed (most of the 42), and a stack each was most of what a miss
+ * cost; where it was thrown says nothing the message does not.
+ */
+export function notFound(adapter: Adapter, env: Env = process.env): OdError {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    const overrideVar = binOverrideVar(adapter);
+    const override = env[overrideVar];
+    if (override)
+      return new OdError(
+        "AGENT_NOT_FOUND",
+        `${overrideVar}=${override}: ${checkExecutable(override)}`,
+        `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
+      );
+    return new OdError(
       "AGENT_NOT_FOUND",
-      `${overrideVar}=${override}: ${checkExecutable(override)}`,
-      `Point ${overrideVar} at the absolute path of the ${adapter.name} executable, or unset it.`,
+      `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
+      `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
     );
-  throw new OdError(
-    "AGENT_NOT_FOUND",
-    `${adapter.name} is not installed: no \`${adapter.bin}\` on PATH`,
-    `Install it with \`${adapter.install}\`, or set ${overrideVar} to its path.`,
-  );
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
 }
 
 /**
  * The same executable, or undefined where resolveExecutable throws: for callers that only need to
- * know (the detection cache's key asks it of every adapter, 42 of them not installed, and an
- * error's stack is most of what a miss cost).
+ * know. `toolPath` is the user tool folders as a PATH (toolPath(env)), for a caller that looks up
+ * many adapters: worked out once, not once per adapter.
  */
-export function findExecutable(adapter: Adapter, env: Env = process.env): Resolved | undefined {
+export function findExecutable(adapter: Adapter, env: Env = process.env, tools?: string): Resolved | undefined {
   const override = env[binOverrideVar(adapter)];
   if (override) return checkExecutable(override) ? undefined : { path: override, via: "override" };
   const names = [adapter.bin, ...adapter.fallbackBins];
@@ -48,12 +63,20 @@ export function findExecutable(adapter: Adapter, env: Env = process.env): Resolv
     const found = findOnPath(name, env);
     if (found) return { path: found, via: "path" };
   }
-  const toolDirs = { ...env, PATH: userToolDirs(env).join(delimiter) };
+  const PATH = tools ?? toolPath(env);
+  if (!PATH) return undefined;
   for (const name of names) {
-    const found = findOnPath(name, toolDirs);
+    const found = findOnPath(name, { ...env, PATH });
     if (found) return { path: found, via: "tool-dir" };
   }
   return undefined;
+}
+
+/** The usual user tool folders that exist, as a PATH: most of them do not on a given machine, and each costs every lookup a stat. */
+export function toolPath(env: Env = process.env): string {
+  return userToolDirs(env)
+    .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory())
+    .join(delimiter);
 }
 
 /** A bare name on PATH: through PATHEXT on Windows (`.COM .EXE .BAT .CMD`), Bun.which elsewhere. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { delimiter, dirname, join } from "node:path";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
 import { compareVersions, detectAll } from "../../../src/core/agents/detect.ts";
 import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.ts";
@@ -8,7 +8,7 @@ import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
 import { type AdapterInput, validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { OdError } from "../../../src/core/contract/errors.ts";
 import { Slots, stripTerminal } from "../../../src/core/os/probe.ts";
-import { findExecutable, resolveExecutable } from "../../../src/core/os/resolve.ts";
+import { findExecutable, resolveExecutable, toolPath } from "../../../src/core/os/resolve.ts";
 import { tmpdir } from "../../helpers.ts";
 
 /** A fake CLI: a shell script that logs each call, then answers per subcommand. */
@@ -350,6 +350,22 @@ describe("finding an executable without throwing (the detection cache's key)", (
       expect(findExecutable(a, e)).toBeUndefined();
       expect(() => resolveExecutable(a, e)).toThrow(OdError);
     }
+  });
+  test("the tool folders are the ones that exist, in their order; a lookup given them finds what one without finds", async () => {
+    await using tmp = tmpdir();
+    const [local, bun, cargo] = [".local", ".bun", ".cargo"].map((d) => join(tmp.path, d, "bin"));
+    for (const dir of [local!, cargo!, dirname(bun!)]) mkdirSync(dir, { recursive: true });
+    writeFileSync(bun!, "a file, not a folder");
+    const env = { PATH: "/usr/bin:/bin", HOME: tmp.path };
+    const tools = toolPath(env).split(delimiter);
+    expect(tools.slice(0, 2)).toEqual([local, cargo]);
+    expect(tools.filter((d) => d.startsWith(tmp.path))).toEqual([local, cargo]);
+    writeFileSync(join(cargo!, "kept"), "#!/bin/sh\necho 1.0.0\n");
+    chmodSync(join(cargo!, "kept"), 0o755);
+    const found = { path: join(cargo!, "kept"), via: "tool-dir" };
+    expect(findExecutable(adapter("kept"), env, toolPath(env))).toEqual(found);
+    expect(findExecutable(adapter("kept"), env)).toEqual(found);
+    expect(() => resolveExecutable(adapter("kept"), env, "")).toThrow(/not installed/); // no tool folders: PATH only
   });
 });
 
