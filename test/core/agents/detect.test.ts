@@ -353,16 +353,16 @@ describe("finding an executable without throwing (the detection cache's key)", (
   });
   test("the tool folders are the ones that exist, in their order; a lookup given them finds what one without finds", async () => {
     await using tmp = tmpdir();
-    const [local, bun, cargo] = [".local", ".bun", ".cargo"].map((d) => join(tmp.path, d, "bin"));
-    for (const dir of [local!, cargo!, dirname(bun!)]) mkdirSync(dir, { recursive: true });
-    writeFileSync(bun!, "a file, not a folder");
+    const [local, bun, cargo] = [".local", ".bun", ".cargo"].map((d) => join(tmp.path, d, "bin")) as [string, string, string];
+    for (const dir of [local, cargo, dirname(bun)]) mkdirSync(dir, { recursive: true });
+    writeFileSync(bun, "a file, not a folder");
     const env = { PATH: "/usr/bin:/bin", HOME: tmp.path };
     const tools = toolPath(env).split(delimiter);
     expect(tools.slice(0, 2)).toEqual([local, cargo]);
     expect(tools.filter((d) => d.startsWith(tmp.path))).toEqual([local, cargo]);
-    writeFileSync(join(cargo!, "kept"), "#!/bin/sh\necho 1.0.0\n");
-    chmodSync(join(cargo!, "kept"), 0o755);
-    const found = { path: join(cargo!, "kept"), via: "tool-dir" };
+    writeFileSync(join(cargo, "kept"), "#!/bin/sh\necho 1.0.0\n");
+    chmodSync(join(cargo, "kept"), 0o755);
+    const found = { path: join(cargo, "kept"), via: "tool-dir" };
     expect(findExecutable(adapter("kept"), env, toolPath(env))).toEqual(found);
     expect(findExecutable(adapter("kept"), env)).toEqual(found);
     expect(() => resolveExecutable(adapter("kept"), env, "")).toThrow(/not installed/); // no tool folders: PATH only
