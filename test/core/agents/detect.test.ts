@@ -362,7 +362,7 @@ describe("finding an executable without throwing (the detection cache's key)", (
     expect(tools.filter((d) => d.startsWith(tmp.path))).toEqual([local, cargo]);
     writeFileSync(join(cargo, "kept"), "#!/bin/sh\necho 1.0.0\n");
     chmodSync(join(cargo, "kept"), 0o755);
-    const found = { path: join(cargo, "kept"), via: "tool-dir" };
+    const found = { path: join(cargo, "kept"), via: "tool-dir" as const };
     expect(findExecutable(adapter("kept"), env, toolPath(env))).toEqual(found);
     expect(findExecutable(adapter("kept"), env)).toEqual(found);
     expect(() => resolveExecutable(adapter("kept"), env, "")).toThrow(/not installed/); // no tool folders: PATH only
