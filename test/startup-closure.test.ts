@@ -98,6 +98,14 @@ describe("what a start of od loads", () => {
     );
   });
 
+  test.each([
+    ["od agents", "src/cli/agents.ts"],
+    ["od run", "src/cli/run.ts"],
+  ])("%s (%s) does not load zod: contract/zod.ts reads it when a schema is first built", (_name, entry) => {
+    expect(staticClosure(entry).packages).not.toContain("zod");
+    expect(staticClosure("src/core/contract/zod-module.ts").packages).toEqual(["zod"]); // the walk would see it
+  });
+
   test("the walk sees what it guards against: od serve's closure has hono and the server", () => {
     expect(heavyIn(staticClosure("src/cli/serve.ts"))).toEqual(expect.arrayContaining(["hono", "src/server/app.ts"]));
   });

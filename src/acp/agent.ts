@@ -10,11 +10,11 @@ import type {
   SessionConfigOption,
   SessionModeState,
 } from "@agentclientprotocol/sdk";
-import { z } from "zod";
 import { selectAgent } from "../core/agents/select.ts";
 import { OdError } from "../core/contract/errors.ts";
 import type { Mode } from "../core/contract/events.ts";
 import { type McpServer, McpServers } from "../core/contract/mcp.ts";
+import { z } from "../core/contract/zod.ts";
 import { VERSION } from "../core/os/version.ts";
 import type { Od } from "../od.ts";
 import { runPrompt } from "./prompt.ts";

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { z } from "zod";
 import { OdError } from "../core/contract/errors.ts";
 import { built, lazySchema } from "../core/contract/lazy.ts";
 import { type McpServer, McpServers } from "../core/contract/mcp.ts";
 import type { Env } from "../core/contract/request.ts";
+import { z } from "../core/contract/zod.ts";
 
 /**
  * `od run --mcp-config <file>`: MCP servers in the shape Claude Code's `.mcp.json` (and most

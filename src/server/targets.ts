@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { OdError } from "../core/contract/errors.ts";
+import { z } from "../core/contract/zod.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
 import { Slots } from "../core/run/slots.ts";
 

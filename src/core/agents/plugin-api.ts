@@ -6,7 +6,6 @@
  * thread (plugin-worker.ts, bundled without the rest of od) gives its plugin the same module.
  */
 
-export { z } from "zod";
 export type {
   Adapter,
   AdapterInput,
@@ -21,6 +20,7 @@ export { OdError } from "../contract/errors.ts";
 export type { Mode, OdEvent, OdEventBody, PlanEntry, ToolKind } from "../contract/events.ts";
 export type { McpServer } from "../contract/mcp.ts";
 export { isStdio } from "../contract/mcp.ts";
+export { z } from "../contract/zod.ts";
 export { VERSION } from "../os/version.ts";
 // A tool call's kind, files and plan (tool-facts.ts, plan-entries.ts): what a CLI says besides the name.
 export { acpToolKind } from "../protocols/acp-tools.ts";

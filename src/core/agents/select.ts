@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
 import { lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
+import { z } from "../contract/zod.ts";
 import { odHome } from "../os/paths.ts";
 import { detectCached } from "./detect-cache.ts";
 import type { Registry } from "./registry.ts";

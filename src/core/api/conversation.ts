@@ -1,9 +1,9 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
 import { built, lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
+import { z } from "../contract/zod.ts";
 import { odHome } from "../os/paths.ts";
 import { safeJson } from "../protocols/parse-helpers.ts";
 

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Mode, ToolKind } from "../contract/events.ts";
+import { z } from "../contract/zod.ts";
 import type { ToolSpec } from "./types.ts";
 
 /** Where a tool call runs: the project root (a realpath) and the run's mode. */

@@ -1,7 +1,7 @@
 import { closeSync, constants, fchmodSync, writeSync } from "node:fs";
 import { resolve } from "node:path";
-import { z } from "zod";
 import type { BodyOf, Mode } from "../contract/events.ts";
+import { z } from "../contract/zod.ts";
 import { inGitMetadata } from "../os/cwd-paths.ts";
 import { UNPARSED } from "../protocols/parse-helpers.ts";
 import { pathsIn } from "../protocols/tool-facts.ts";

@@ -1,10 +1,10 @@
-import { z } from "zod";
 import { DetectSchema, fn } from "./detect.ts";
 import type { ErrorCode } from "./errors.ts";
 import type { OdEventBody } from "./events.ts";
 import { lazySchema } from "./lazy.ts";
 import type { McpServer } from "./mcp.ts";
 import type { ValidRequest } from "./request.ts";
+import { z } from "./zod.ts";
 
 export type { AuthState } from "./detect.ts";
 

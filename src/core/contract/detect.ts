@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { lazySchema } from "./lazy.ts";
+import { z } from "./zod.ts";
 
 /** A function field of a schema (zod checks only that it is one). */
 export const fn = <T>(what: string) => z.custom<T>((v) => typeof v === "function", { message: `${what} must be a function` });

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { ERROR_CODES } from "./errors.ts";
 import { type EventType, PLAN_PRIORITIES, PLAN_STATUSES, TOOL_KINDS } from "./event-types.ts";
 import { built, lazySchema, once } from "./lazy.ts";
+import { z } from "./zod.ts";
 
 export {
   EVENT_TYPES,

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { built, lazySchema } from "./lazy.ts";
+import { z } from "./zod.ts";
 
 /**
  * MCP servers a caller hands the agent for one run, in the Agent Client Protocol's shapes (what an

@@ -1,7 +1,7 @@
-import { z } from "zod";
 import { Mode } from "./events.ts";
 import { built, lazySchema } from "./lazy.ts";
 import { McpServers } from "./mcp.ts";
+import { z } from "./zod.ts";
 
 /** An environment as od reads and hands it down: the shape of `process.env`. */
 export type Env = Record<string, string | undefined>;

@@ -1,5 +1,4 @@
 import { resolve } from "node:path";
-import { z } from "zod";
 import { probeAuth } from "../agents/detect.ts";
 import { cachedDetection } from "../agents/detect-cache.ts";
 import { driverFor } from "../agents/driver-for.ts";
@@ -9,6 +8,7 @@ import type { Adapter, Invocation } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { ImageInput } from "../contract/request.ts";
 import { RunRequest, type ValidRequest } from "../contract/request.ts";
+import { z } from "../contract/zod.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
 import { plannedPromptFile } from "../os/private-files.ts";
 import { resolveExecutable } from "../os/resolve.ts";

@@ -4,8 +4,9 @@
  * `limit`. `next` is the cursor of the page after (`before=`): when and which record the page ended
  * at, so a run started meanwhile shifts nothing and no record is listed twice.
  */
-import { z } from "zod";
+
 import { OdError } from "../contract/errors.ts";
+import { z } from "../contract/zod.ts";
 import type { HistoryRecord } from "./history.ts";
 
 const CURSOR = /^(\d+)\.([\w-]+)$/;

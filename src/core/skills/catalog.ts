@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative, sep } from "node:path";
-import { z } from "zod";
 import { lazySchema } from "../contract/lazy.ts";
+import { z } from "../contract/zod.ts";
 import { odHome } from "../os/paths.ts";
 
 /** SKILL.md front-matter: name, description and triggers are checked; anything else is kept. */

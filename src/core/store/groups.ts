@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { z } from "zod";
 import { OdError } from "../contract/errors.ts";
 import { built, lazySchema } from "../contract/lazy.ts";
+import { z } from "../contract/zod.ts";
 import { storageError } from "./fault.ts";
 
 /**

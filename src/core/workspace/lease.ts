@@ -1,8 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { z } from "zod";
 import { lazySchema } from "../contract/lazy.ts";
 import type { Env } from "../contract/request.ts";
+import { z } from "../contract/zod.ts";
 import { odHome } from "../os/paths.ts";
 import { git } from "./git.ts";
 

@@ -1,6 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
+import { z } from "../../core/contract/zod.ts";
 import { type McpDeps, toolError } from "../context.ts";
 
 /**

@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import { detectCached } from "../../core/agents/detect-cache.ts";
 import type { Adapter } from "../../core/contract/adapter.ts";
 import type { Mode } from "../../core/contract/events.ts";
+import { z } from "../../core/contract/zod.ts";
 import { type McpDeps, toolError } from "../context.ts";
 import { MODES, within } from "../roots.ts";
 

@@ -1,8 +1,8 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
 import { Mode } from "../../core/contract/events.ts";
 import type { RunRequest } from "../../core/contract/request.ts";
+import { z } from "../../core/contract/zod.ts";
 import { type McpDeps, toolError } from "../context.ts";
 import { Progress } from "../progress.ts";
 import { checkCwd, checkMode } from "../roots.ts";

@@ -1,9 +1,9 @@
 import { isAbsolute } from "node:path";
 import { Hono } from "hono";
-import { z } from "zod";
 import type { Registry } from "../../core/agents/registry.ts";
 import { OdError } from "../../core/contract/errors.ts";
 import { RunRequest } from "../../core/contract/request.ts";
+import { z } from "../../core/contract/zod.ts";
 import { didYouMean } from "../../core/os/suggest.ts";
 import type { Runs } from "../../core/runs/service.ts";
 import { readGroup } from "../../core/store/groups.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
+import { z } from "../../core/contract/zod.ts";
 import type { Runs } from "../../core/runs/service.ts";
 import type { LogCursor } from "../../core/store/log-read.ts";
 import { applyResult, discardGroup, loadGroup, memberPatch } from "../../core/workspace/apply.ts";

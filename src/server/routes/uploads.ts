@@ -2,8 +2,8 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { extname, join } from "node:path";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { z } from "zod";
 import { OdError } from "../../core/contract/errors.ts";
+import { z } from "../../core/contract/zod.ts";
 import { odHome } from "../../core/os/paths.ts";
 import { IMAGE_LIMITS, loadImages } from "../../core/run/images.ts";
 

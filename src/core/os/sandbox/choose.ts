@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { z } from "zod";
 import { OdError } from "../../contract/errors.ts";
 import type { Mode } from "../../contract/events.ts";
 import { lazySchema } from "../../contract/lazy.ts";
+import { z } from "../../contract/zod.ts";
 import { type HelperState, sandboxHelper } from "./helper.ts";
 import type { SandboxPolicy } from "./policy.ts";
 import { SANDBOX_EXEC } from "./seatbelt.ts";
