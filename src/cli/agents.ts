@@ -6,8 +6,12 @@ import { formatTarget, parseTarget } from "../core/remote/target.ts";
 import { ABOUT } from "./about.ts";
 import { gettingStarted, missingSummary, shownRows } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
+import { stderr, stdout } from "./out.ts";
 import { supportLine } from "./sandbox.ts";
 import { printJson, table } from "./table.ts";
+
+/** How long the probe runs before `od agents` says so on a terminal. */
+const PROBING_AFTER_MS = 150;
 
 export const refreshArg = { refresh: { type: "boolean", description: "Probe again instead of using the 24 h cache" } } as const;
 
@@ -28,11 +32,20 @@ export default odCommand({
       .map((e) => e.adapter)
       .filter((a) => !target || a.protocol.kind !== "loop");
     const where = target ? ` on ${formatTarget(target)}` : "";
-    if (process.stderr.isTTY) process.stderr.write(`probing ${adapters.length} agents${where}…\r`);
+    // Said only when the probe takes a while (a cached answer takes milliseconds, and asking
+    // whether stderr is a terminal builds its stream: out.ts).
+    let probing = false;
+    const slow = setTimeout(() => {
+      probing = Boolean(stderr.isTTY);
+      if (probing) stderr.write(`probing ${adapters.length} agents${where}…\r`);
+    }, PROBING_AFTER_MS);
     const { detections } = await (target
       ? detectOnTargetCached(adapters, target, { refresh: args.refresh })
       : detectCached(adapters, { refresh: args.refresh })
-    ).finally(() => process.stderr.isTTY && process.stderr.write("\x1b[2K"));
+    ).finally(() => {
+      clearTimeout(slow);
+      if (probing) stderr.write("\x1b[2K");
+    });
     if (args.json) return printJson(detections);
     const shown = shownRows(detections, Boolean(args.all));
     const rows = shown.map((d) => [
@@ -51,11 +64,10 @@ export default odCommand({
     }
     const summary = args.all ? undefined : missingSummary(detections, target ? `od agents --on ${args.on}` : "od agents");
     if (summary) lines.push(summary);
-    process.stdout.write(`${lines.join("\n")}\n`);
+    stdout.write(`${lines.join("\n")}\n`);
     for (const d of detections)
-      for (const p of d.problems)
-        if (d.status !== "missing") process.stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
+      for (const p of d.problems) if (d.status !== "missing") stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
     // A target's kernel is not od's to hold; this machine's is said once, under the table.
-    if (!target) process.stderr.write(`${supportLine(cachedSandboxSupport(process.env, { keep: true }))}\n`);
+    if (!target) stderr.write(`${supportLine(cachedSandboxSupport(process.env, { keep: true }))}\n`);
   },
 });

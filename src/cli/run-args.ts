@@ -4,6 +4,7 @@ import type { RunRequest } from "../core/contract/request.ts";
 import type { PlanView } from "../core/run/dry-run.ts";
 import { log } from "./log.ts";
 import { readMcpConfig } from "./mcp-config.ts";
+import { stdout } from "./out.ts";
 import { sandboxArg } from "./sandbox.ts";
 
 /** `od run`'s options. */
@@ -127,7 +128,7 @@ export function repeated(rawArgs: string[], long: string, short: string): string
 
 /** What --dry-run shows: the plan as one JSON line, or as text (under the agent's label when there are several). */
 export function printPlan(plan: PlanView, json: boolean, label?: string): void {
-  if (json) return void process.stdout.write(`${JSON.stringify(plan)}\n`);
+  if (json) return void stdout.write(`${JSON.stringify(plan)}\n`);
   const lines = [
     `argv:  ${JSON.stringify(plan.argv)}`,
     `cwd:   ${plan.cwd}`,
@@ -137,7 +138,7 @@ export function printPlan(plan: PlanView, json: boolean, label?: string): void {
     ...(plan.files ? [`files: ${plan.files.join(", ")} (written at launch, removed after)`] : []),
     ...(plan.mcp ? [`mcp:   ${plan.mcp}`] : []),
   ];
-  process.stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
+  stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
   if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
 }
 

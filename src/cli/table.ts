@@ -1,3 +1,5 @@
+import { stdout } from "./out.ts";
+
 /** A plain text table for people; scripts use --json instead. */
 export function table(headers: string[], rows: string[][]): string {
   const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
@@ -10,7 +12,7 @@ export function table(headers: string[], rows: string[][]): string {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** A column that gives way when a table is too wide: down to `min` characters, clipped at its `end` or its `start` ("…/src/app"). */

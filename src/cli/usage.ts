@@ -3,25 +3,12 @@ import { OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
 import { colorFor, stripAnsi } from "./color.ts";
 import { renderError } from "./command.ts";
+import { type Out, stderr, stdout } from "./out.ts";
 
 type AnyCommand = CommandDef<any>;
-type Out = { isTTY?: boolean; write(text: string): unknown };
 
 /** The subcommand table of `od`, each loaded on demand. */
 export type SubCommands = Record<string, () => Promise<AnyCommand>>;
-
-/**
- * stdout for the help, touching process.stdout only to ask whether it is a terminal, which colorFor
- * does only when the environment has not decided (NO_COLOR, FORCE_COLOR, TERM=dumb): its first use
- * builds Node's stream (so does node:tty), ~30 ms of CPU, a compiled hello-world's whole start.
- * console.log writes natively, and adds the newline.
- */
-const stdout: Out = {
-  get isTTY() {
-    return process.stdout.isTTY;
-  },
-  write: (text: string) => console.log(text.replace(/\n$/, "")),
-};
 
 /** citty's usage text for `cmd`, on `out`, coloured only when `out` takes colour. */
 export async function writeUsage(out: Out, cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
@@ -59,6 +46,6 @@ export async function noCommand(main: AnyCommand): Promise<number> {
     await writeUsage(stdout, main);
     return 0;
   }
-  await writeUsage(process.stderr, main);
+  await writeUsage(stderr, main);
   return renderError(new OdError("INVALID_REQUEST", "No command given"));
 }

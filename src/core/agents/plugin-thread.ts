@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 
 let url: string | undefined;
 
@@ -7,7 +6,7 @@ let url: string | undefined;
 function threadUrl(): string {
   if (url) return url;
   const file = new URL("./plugin-worker.ts", import.meta.url);
-  if (file.protocol === "file:" && existsSync(fileURLToPath(file))) return (url = file.href);
+  if (file.protocol === "file:" && existsSync(Bun.fileURLToPath(file))) return (url = file.href);
   const { code } = require("./plugin-worker-code.ts") as { code: string };
   return (url = URL.createObjectURL(new Blob([code], { type: "text/javascript" })));
 }

@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { exitReapNeeded, marksReadable, OWNER_MARKER, RUN_MARKER, reap, reapNow } from "./reap.ts";
 import { helperPath } from "./sandbox/helper.ts";
 
@@ -35,7 +34,7 @@ export function ownerMark(): string {
 /** The command that runs this od again: a compiled od is its own binary; from source, bun runs src/main.ts. */
 export function selfCommand(): string[] {
   if (Bun.main.startsWith("/$bunfs/")) return [process.execPath];
-  return [process.execPath, fileURLToPath(new URL("../../main.ts", import.meta.url))];
+  return [process.execPath, Bun.fileURLToPath(new URL("../../main.ts", import.meta.url))];
 }
 
 /**
