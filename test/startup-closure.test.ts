@@ -86,17 +86,21 @@ describe("what a start of od loads", () => {
   test.each([
     ["od agents", "src/cli/agents.ts"],
     ["od run", "src/cli/run.ts"],
-  ])("%s (%s) loads no bun:ffi and not the api loop's turns (its model clients, tools, sessions): a run of it does", (_name, entry) => {
-    const closure = staticClosure(entry);
-    expect(closure.files).toContain("src/core/api/loop.ts"); // the api agent is listed and planned like any other
-    expect(closure.packages).not.toContain("bun:ffi");
-    expect(closure.files.filter((f) => f.startsWith("src/core/api/") && /turns|tools|anthropic|openai|conversation|libc/.test(f))).toEqual(
-      [],
-    );
-    expect(staticClosure("src/core/api/turns.ts").files).toEqual(
-      expect.arrayContaining(["src/core/api/tools.ts", "src/core/api/anthropic.ts"]),
-    );
-  });
+  ])(
+    "%s (%s) loads no bun:ffi, no node:worker_threads (a plugin file's thread) and not the api loop's turns (its model clients, tools, sessions): a run of them does",
+    (_name, entry) => {
+      const closure = staticClosure(entry);
+      expect(closure.packages).not.toContain("node:worker_threads");
+      expect(closure.files).toContain("src/core/api/loop.ts"); // the api agent is listed and planned like any other
+      expect(closure.packages).not.toContain("bun:ffi");
+      expect(
+        closure.files.filter((f) => f.startsWith("src/core/api/") && /turns|tools|anthropic|openai|conversation|libc/.test(f)),
+      ).toEqual([]);
+      expect(staticClosure("src/core/api/turns.ts").files).toEqual(
+        expect.arrayContaining(["src/core/api/tools.ts", "src/core/api/anthropic.ts"]),
+      );
+    },
+  );
 
   test.each([
     ["od agents", "src/cli/agents.ts"],

@@ -1,4 +1,4 @@
-import { MessageChannel, type MessagePort, receiveMessageOnPort } from "node:worker_threads";
+import type { MessagePort } from "node:worker_threads";
 import type { Adapter } from "../contract/adapter.ts";
 import type { OdEventBody } from "../contract/events.ts";
 import type { Driver, DriverStep } from "../protocols/driver.ts";
@@ -120,6 +120,8 @@ function open(id: string, path: string, openMs: number): Session {
   const worker = startPluginThread();
   (worker as Bun.Worker).unref(); // Bun's own: the browser's lib (the web UI's checked modules bring it in) has no unref
 
+  // Required here, not imported: node:worker_threads costs every start of od run ~3 ms, and only a plugin file's run needs it.
+  const { MessageChannel, receiveMessageOnPort } = require("node:worker_threads") as typeof import("node:worker_threads");
   const { port1: port, port2 } = new MessageChannel();
   const inbox: Inbox = { answers: new Map() };
   const deliver = (answer: Answer) => {
