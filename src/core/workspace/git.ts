@@ -1,5 +1,5 @@
-import { copyFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 
 /**
  * The one way od runs git (a structure test keeps it so). An agent may have written any file in
@@ -110,7 +110,20 @@ const FIND = ["rev-parse", "--absolute-git-dir", "--show-toplevel"];
 
 /** The repository `cwd` is in, as git finds it now (before any agent runs there); undefined outside a work tree or with no git. */
 export async function findRepo(cwd: string): Promise<GitTree | undefined> {
-  return repoOf(await git(undefined, FIND, { cwd }));
+  return gitAbove(cwd) ? repoOf(await git(undefined, FIND, { cwd })) : undefined;
+}
+
+/**
+ * Whether git could find a work tree from `cwd`: a `.git` (folder or file) in it or a folder above.
+ * Without one (git's discovery needs one: od passes no GIT_DIR) git is not asked, which spared a
+ * run outside any repository a process. With one, git decides (a file system boundary, a gitfile
+ * pointing elsewhere, a `.git` folder that is not a repository).
+ */
+function gitAbove(cwd: string): boolean {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (existsSync(join(dir, ".git"))) return true;
+    if (dirname(dir) === dir) return false;
+  }
 }
 
 /**
@@ -118,6 +131,7 @@ export async function findRepo(cwd: string): Promise<GitTree | undefined> {
  * (rev-parse reads no file's content, so no filter can run and none need be switched off).
  */
 export function findRepoSync(cwd: string): GitTree | undefined {
+  if (!gitAbove(cwd)) return undefined;
   try {
     const p = Bun.spawnSync(["git", ...baseArgs(undefined), ...FIND], { cwd, env: guardedEnv(undefined) });
     return repoOf({ code: p.exitCode ?? 1, out: p.stdout.toString(), err: "" });

@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gitDiff } from "../../../src/core/workspace/changes.ts";
-import { findRepo } from "../../../src/core/workspace/git.ts";
+import { findRepo, findRepoSync } from "../../../src/core/workspace/git.ts";
 import { tmpdir } from "../../helpers.ts";
 
 const ID = ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"];
@@ -127,5 +127,40 @@ describe("the git diff of a run's changed files", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "a.txt"), "a\n");
     expect(await diffIn(tmp.path, { repo: dir, state: () => readdirSync(dir) }, ["a.txt"])).toBeUndefined();
+  });
+});
+
+describe("finding a run's repository", () => {
+  /** findRepo and findRepoSync from `cwd` with a PATH whose git notes each call and answers as none. */
+  async function withCountingGit(tmp: string, cwd: string) {
+    const bin = join(tmp, "bin");
+    mkdirSync(bin, { recursive: true });
+    writeFileSync(join(bin, "git"), `#!/bin/sh\necho "$*" >> "${tmp}/git.calls"\nexit 128\n`, { mode: 0o755 });
+    const saved = process.env.PATH;
+    process.env.PATH = `${bin}:/usr/bin:/bin`;
+    try {
+      const found = [await findRepo(cwd), findRepoSync(cwd)];
+      const calls = existsSync(join(tmp, "git.calls")) ? readFileSync(join(tmp, "git.calls"), "utf8").trim().split("\n") : [];
+      return { found, calls: calls.length };
+    } finally {
+      process.env.PATH = saved;
+    }
+  }
+
+  test("with no .git in its folder or above, git is not asked: there is none", async () => {
+    await using tmp = tmpdir();
+    const deep = join(tmp.path, "a", "b");
+    mkdirSync(deep, { recursive: true });
+    expect(await withCountingGit(tmp.path, deep)).toEqual({ found: [undefined, undefined], calls: 0 });
+  });
+
+  test("with a .git above (a folder or a gitfile), git decides", async () => {
+    await using tmp = tmpdir();
+    const deep = join(tmp.path, "a", "b");
+    mkdirSync(deep, { recursive: true });
+    writeFileSync(join(tmp.path, "a", ".git"), "gitdir: /nowhere\n");
+    expect(await withCountingGit(tmp.path, deep)).toEqual({ found: [undefined, undefined], calls: 2 });
+    const r = repoIn(tmp.path, { "a.txt": "one\n" });
+    expect(findRepoSync(join(r.repo))).toMatchObject({ workTree: r.repo });
   });
 });
