@@ -21,44 +21,50 @@ export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineByte
  * `frameLines`, one array per chunk read: the lines each chunk completed (a chunk that ends
  * none gives nothing). A fast agent's chunk holds a dozen lines or more, and the stages after
  * this take them as one array instead of one generator step each.
+ *
+ * A chunk is decoded once (a decode per line cost more than the line's JSON.parse), and cut at
+ * its newlines in both forms: a newline byte is never part of another character, so the n-th
+ * one in the bytes is the n-th in the text. The bytes count a line's size, the text is the line.
  */
 export async function* frameChunks(stream: AsyncIterable<Uint8Array>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<Frame[]> {
   const decoder = new TextDecoder();
-  let parts: Uint8Array[] = [];
+  /** The text of the line the next chunk goes on with (none kept once it is too large). */
+  let pending = "";
   let size = 0;
   let dropping = false;
-
-  const take = (): Frame => {
-    const frame: Frame = dropping
-      ? { kind: "too-large", bytes: size }
-      : { kind: "line", text: stripCr(decoder.decode(concat(parts, size))) };
-    parts = [];
+  const take = (rest: string): Frame => {
+    const frame: Frame = dropping ? { kind: "too-large", bytes: size } : { kind: "line", text: pending ? stripCr(pending + rest) : rest };
+    pending = "";
     size = 0;
     dropping = false;
     return frame;
   };
 
   for await (const chunk of stream) {
+    const text = decoder.decode(chunk, { stream: true });
     const frames: Frame[] = [];
-    let start = 0;
-    while (start <= chunk.length) {
+    for (let start = 0, at = 0; ; ) {
       const nl = chunk.indexOf(10, start);
-      const end = nl === -1 ? chunk.length : nl;
-      const length = end - start;
-      if (!dropping && size + length > maxLineBytes) {
+      size += (nl === -1 ? chunk.length : nl) - start;
+      if (!dropping && size > maxLineBytes) {
         dropping = true;
-        parts = [];
+        pending = "";
       }
-      // A piece kept across chunks is copied: the chunk's buffer is not ours to hold.
-      if (!dropping && length > 0) parts.push(nl === -1 ? chunk.slice(start, end) : chunk.subarray(start, end));
-      size += length;
-      if (nl === -1) break;
-      frames.push(take());
+      const cut = nl === -1 ? text.length : text.indexOf("\n", at);
+      if (nl === -1) {
+        if (!dropping) pending += text.slice(at);
+        break;
+      }
+      // A CR before the newline is cut here, in the chunk's text (a line's own check cost more than its slice).
+      const cr = cut > at && text.charCodeAt(cut - 1) === 13 ? 1 : 0;
+      frames.push(take(dropping ? "" : text.slice(at, cut - cr)));
       start = nl + 1;
+      at = cut + 1;
     }
     if (frames.length) yield frames;
   }
-  if (size > 0 || dropping) yield [take()];
+  const rest = decoder.decode();
+  if (size > 0 || dropping) yield [take(dropping ? "" : rest)];
 }
 
 function concat(parts: Uint8Array[], size: number): Uint8Array {

@@ -22,6 +22,20 @@ describe("frameLines", () => {
     ["unterminated last line is flushed", ["a\nb"], [line("a"), line("b")]],
     ["empty lines are kept as empty", ["\n\n"], [line(""), line("")]],
     ["no output", [], []],
+    ["CRLF split between chunks", ["a\r", "\nb\r", "\n"], [line("a"), line("b")]],
+    ["multi-byte text before and after newlines in one chunk", ["é\n世界\n😀"], [line("é"), line("世界"), line("😀")]],
+    // The first chunk ends inside "é"; the next starts with the rest of it, then a newline.
+    [
+      "a character split just before a newline",
+      [new Uint8Array([0x61, 0xc3]), new Uint8Array([0xa9, 0x0a, 0x62, 0x0a])],
+      [line("aé"), line("b")],
+    ],
+    [
+      "invalid UTF-8 at a line's end is replaced there, not carried",
+      [new Uint8Array([0x61, 0xc3, 0x0a, 0x62, 0x0a])],
+      [line("a\uFFFD"), line("b")],
+    ],
+    ["an incomplete character at the end of the output", [new Uint8Array([0x61, 0xe4, 0xb8])], [line("a\uFFFD")]],
   ];
   for (const [name, chunks, want] of cases) test(name, async () => expect(await frames(chunks)).toEqual(want));
 
@@ -37,6 +51,10 @@ describe("frameLines", () => {
 
   test("a line exactly at the limit passes", async () => {
     expect(await frames(["x".repeat(15), "\n"], 15)).toEqual([line("x".repeat(15))]);
+  });
+
+  test("a too-large line's bytes are counted across chunks, multi-byte text included, and the lines after it in its last chunk are intact", async () => {
+    expect(await frames(["世界世界", "世界\n", "é\nok\n"], 15)).toEqual([{ kind: "too-large", bytes: 18 }, line("é"), line("ok")]);
   });
 
   test("an unterminated oversized last line is reported", async () => {
