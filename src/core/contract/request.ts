@@ -43,7 +43,7 @@ export const RunRequest = lazySchema(() =>
      * MCP servers the agent gets for this run, in ACP's shapes (contract/mcp.ts), for adapters whose
      * capabilities take them; any other run goes on without them and says which were not given.
      */
-    mcpServers: McpServers.default([]),
+    mcpServers: z.lazy(() => built(McpServers)).default([]), // built only for a request that has some
     /** Where the agent runs: this machine (unset), or `ssh://…`, `docker://…`, `podman://…`, `kubectl://…` (core/remote). */
     on: z.string().min(1).optional(),
   }),
