@@ -37,14 +37,14 @@ export default odCommand({
     let probing = false;
     const slow = setTimeout(() => {
       probing = Boolean(stderr.isTTY);
-      if (probing) stderr.write(`probing ${adapters.length} agents${where}…\r`);
+      if (probing) void stderr.write(`probing ${adapters.length} agents${where}…\r`);
     }, PROBING_AFTER_MS);
     const { detections } = await (target
       ? detectOnTargetCached(adapters, target, { refresh: args.refresh })
       : detectCached(adapters, { refresh: args.refresh })
-    ).finally(() => {
+    ).finally(async () => {
       clearTimeout(slow);
-      if (probing) stderr.write("\x1b[2K");
+      if (probing) await stderr.write("\x1b[2K");
     });
     if (args.json) return printJson(detections);
     const shown = shownRows(detections, Boolean(args.all));
@@ -64,10 +64,12 @@ export default odCommand({
     }
     const summary = args.all ? undefined : missingSummary(detections, target ? `od agents --on ${args.on}` : "od agents");
     if (summary) lines.push(summary);
-    stdout.write(`${lines.join("\n")}\n`);
-    for (const d of detections)
-      for (const p of d.problems) if (d.status !== "missing") stderr.write(`${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`);
+    await stdout.write(`${lines.join("\n")}\n`);
+    const problems = detections.flatMap((d) =>
+      d.status === "missing" ? [] : d.problems.map((p) => `${d.id}: ${p.message}${p.hint ? ` — ${p.hint}` : ""}\n`),
+    );
     // A target's kernel is not od's to hold; this machine's is said once, under the table.
-    if (!target) stderr.write(`${supportLine(cachedSandboxSupport(process.env, { keep: true }))}\n`);
+    if (!target) problems.push(`${supportLine(cachedSandboxSupport(process.env, { keep: true }))}\n`);
+    if (problems.length) await stderr.write(problems.join(""));
   },
 });

@@ -4,6 +4,7 @@ import { applyResult, runsDirOf } from "../core/workspace/apply.ts";
 import { ABOUT } from "./about.ts";
 import { appliedText } from "./applied.ts";
 import { odCommand } from "./command.ts";
+import { stdout } from "./out.ts";
 import { runLog } from "./record.ts";
 
 /**
@@ -27,9 +28,9 @@ export default odCommand({
   async run({ args }) {
     const groupId = resolveGroupId(runLog(), args.group);
     const applied = await applyResult(runsDirOf(), groupId, args.label, args.cwd === undefined ? undefined : resolve(args.cwd));
-    if (args.json) return void process.stdout.write(`${JSON.stringify({ type: "compare.applied", ...applied })}\n`);
+    if (args.json) return stdout.write(`${JSON.stringify({ type: "compare.applied", ...applied })}\n`);
     const { out, advice } = appliedText(applied);
-    process.stdout.write(`${out}\n`);
+    await stdout.write(`${out}\n`);
     process.stderr.write(`${advice}\n`);
   },
 });

@@ -4,6 +4,7 @@ import { discardGroup, runsDirOf } from "../core/workspace/apply.ts";
 import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
 import { log } from "./log.ts";
+import { stdout } from "./out.ts";
 import { runLog } from "./record.ts";
 
 /** `od discard <groupId>`: removes a compare run's kept results (its branches `od/<groupId>/*` and patches). */
@@ -21,10 +22,10 @@ export default odCommand({
   },
   async run({ args }) {
     const d = await discardGroup(runsDirOf(), resolveGroupId(runLog(), args.group), args.cwd === undefined ? undefined : resolve(args.cwd));
-    if (args.json) process.stdout.write(`${JSON.stringify({ type: "compare.discarded", ...d })}\n`);
+    if (args.json) await stdout.write(`${JSON.stringify({ type: "compare.discarded", ...d })}\n`);
     else {
       const lines = [...d.branches.map((b) => `removed branch ${b}`), ...d.patches.map((p) => `removed patch ${p}`)];
-      process.stdout.write(`${lines.length ? lines.join("\n") : `compare run ${d.groupId} had no kept results left`}\n`);
+      await stdout.write(`${lines.length ? lines.join("\n") : `compare run ${d.groupId} had no kept results left`}\n`);
     }
     for (const note of d.notes) log.warn(note);
     if (d.notes.length) process.exitCode = 1;

@@ -45,9 +45,10 @@ export const listed: CommandDef<any> = defineCommand({
  * is a usage error like od's own: one line on stderr, exit 2.
  */
 export async function dispatch(rawArgs: string[]): Promise<void> {
-  if (rawArgs.length === 0) process.exitCode = await noCommand(listed);
-  else if (rawArgs[0] === "help") process.exitCode = await help(listed, commands, rawArgs.slice(1));
-  else if (rawArgs.some((a) => a === "--help" || a === "-h")) process.exitCode = await help(listed, commands, rawArgs);
+  // The usage could not be written (a full disk under stdout): said like any error of od's.
+  if (rawArgs.length === 0) process.exitCode = await noCommand(listed).catch(renderError);
+  else if (rawArgs[0] === "help") process.exitCode = await help(listed, commands, rawArgs.slice(1)).catch(renderError);
+  else if (rawArgs.some((a) => a === "--help" || a === "-h")) process.exitCode = await help(listed, commands, rawArgs).catch(renderError);
   else
     try {
       await runCommand(main, { rawArgs });

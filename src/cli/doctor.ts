@@ -12,6 +12,7 @@ import { gettingStarted } from "./agents-view.ts";
 import { odCommand } from "./command.ts";
 import { installFindings } from "./doctor-install.ts";
 import { log } from "./log.ts";
+import { stdout } from "./out.ts";
 import { supportLine } from "./sandbox.ts";
 import { printJson } from "./table.ts";
 
@@ -119,7 +120,7 @@ export default odCommand({
         .map((l) => `    ${l}\n`)
         .join("")}`;
     const text = (f: Finding) => (args.all ? asText(f) : f === noneReady && missing ? guide(f) : f.install ? brief(f) : asText(f));
-    process.stdout.write(findings.map(text).join(""));
+    await stdout.write(findings.map(text).join(""));
   },
 });
 

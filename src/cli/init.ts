@@ -6,6 +6,7 @@ import { OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
 import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
+import { stdout } from "./out.ts";
 
 export default odCommand({
   meta: { name: "init", description: ABOUT.init },
@@ -36,7 +37,7 @@ export default odCommand({
     if (!prompt.trim()) throw new OdError("INVALID_REQUEST", `${args["prompt-file"]} is empty`);
     const cwd = resolve(args.cwd ?? process.cwd());
     const { path, replaced } = writeRole(adapter, cwd, { name: args.role, description: args.description, prompt }, args.force);
-    process.stdout.write(
+    await stdout.write(
       `${replaced ? "replaced" : "wrote"} ${relative(cwd, path)}; use it with: od run --agent ${adapter.id} --role ${args.role} "<prompt>"\n`,
     );
   },

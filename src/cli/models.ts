@@ -3,6 +3,7 @@ import { listModels, type ModelList } from "../core/agents/models.ts";
 import { ABOUT } from "./about.ts";
 import { refreshArg } from "./agents.ts";
 import { odCommand } from "./command.ts";
+import { stdout } from "./out.ts";
 import { printJson, table } from "./table.ts";
 
 export default odCommand({
@@ -19,7 +20,7 @@ export default odCommand({
     if (args.json) return printJson(result);
     const efforts = result.efforts.join(", ") || "-";
     const named = result.names && Object.keys(result.names).length > 0;
-    process.stdout.write(
+    await stdout.write(
       `${table(
         named ? ["model", "name", "efforts"] : ["model", "efforts"],
         result.models.map((m) => (named ? [m, result.names?.[m] ?? "", efforts] : [m, efforts])),

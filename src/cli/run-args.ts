@@ -127,8 +127,8 @@ export function repeated(rawArgs: string[], long: string, short: string): string
 }
 
 /** What --dry-run shows: the plan as one JSON line, or as text (under the agent's label when there are several). */
-export function printPlan(plan: PlanView, json: boolean, label?: string): void {
-  if (json) return void stdout.write(`${JSON.stringify(plan)}\n`);
+export async function printPlan(plan: PlanView, json: boolean, label?: string): Promise<void> {
+  if (json) return stdout.write(`${JSON.stringify(plan)}\n`);
   const lines = [
     `argv:  ${JSON.stringify(plan.argv)}`,
     `cwd:   ${plan.cwd}`,
@@ -138,7 +138,7 @@ export function printPlan(plan: PlanView, json: boolean, label?: string): void {
     ...(plan.files ? [`files: ${plan.files.join(", ")} (written at launch, removed after)`] : []),
     ...(plan.mcp ? [`mcp:   ${plan.mcp}`] : []),
   ];
-  stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
+  await stdout.write(`${lines.map((l) => (label ? `[${label}] ${l}` : l)).join("\n")}\n`);
   if (!plan.resolved) log.warn(`${plan.bin} is not installed; the argv shows its bare name`);
 }
 

@@ -98,7 +98,7 @@ export async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">,
       );
   if (args["dry-run"]) {
     for (const agent of agents)
-      printPlan(
+      await printPlan(
         viewPlan(await planRun({ ...base, agent }, { registry, skills: () => loadSkills(), sandboxSupport: () => cachedSandboxSupport() })),
         Boolean(args.json),
         agent,

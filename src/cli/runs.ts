@@ -4,6 +4,7 @@ import { historyPage } from "../core/runs/page.ts";
 import type { RunSummary } from "../core/store/summary.ts";
 import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
+import { stdout } from "./out.ts";
 import { runLog } from "./record.ts";
 import { ago, home, seconds, short, showRun } from "./runs-show.ts";
 import { fitRows, type Give, table } from "./table.ts";
@@ -41,14 +42,14 @@ export default odCommand({
     // The same page GET /api/runs gives, with the same filters.
     const query = { limit, before: args.before, agent: args.agent, status: args.status, q: args.search };
     const page = historyPage(history(runLog(), Number.MAX_SAFE_INTEGER), query);
-    if (args.json) return void process.stdout.write(`${JSON.stringify(page)}\n`);
+    if (args.json) return stdout.write(`${JSON.stringify(page)}\n`);
     const records = page.runs;
     if (!records.length) {
       const filtered = query.agent || query.status || query.q || query.before;
       return void process.stderr.write(filtered ? "no runs match\n" : "no runs yet: `od run` and `od serve` keep theirs in OD_HOME/runs\n");
     }
     const rows = records.map((r: HistoryRecord) => (r.kind === "run" ? runRow(r) : r.kind === "compare" ? groupRow(r) : threadRow(r)));
-    process.stdout.write(`${runsTable(rows)}\n`);
+    await stdout.write(`${runsTable(rows)}\n`);
     if (page.next) process.stderr.write(`${records.length} of ${page.total}; older: od runs --before ${page.next}\n`);
   },
 });

@@ -3,6 +3,7 @@ import { loadSkills } from "../builtins.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { ABOUT } from "./about.ts";
 import { odCommand } from "./command.ts";
+import { stdout } from "./out.ts";
 import { printJson, table } from "./table.ts";
 
 export default odCommand({
@@ -22,7 +23,7 @@ export default odCommand({
     const skills = [...catalog.skills.values()].map((s) => ({ ...s.meta, source: s.source, files: Object.keys(s.files).sort() }));
     if (catalog.errors.length) process.exitCode = 1;
     if (args.json) return printJson({ skills, errors: catalog.errors });
-    process.stdout.write(
+    await stdout.write(
       `${table(
         ["skill", "description", "source"],
         skills.map((s) => [s.name, s.description, s.source]),

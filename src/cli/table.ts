@@ -11,8 +11,8 @@ export function table(headers: string[], rows: string[][]): string {
   return [line(headers), ...rows.map(line)].join("\n");
 }
 
-export function printJson(value: unknown): void {
-  stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+export function printJson(value: unknown): Promise<void> {
+  return stdout.write(`${JSON.stringify(value, null, 2)}\n`);
 }
 
 /** A column that gives way when a table is too wide: down to `min` characters, clipped at its `end` or its `start` ("…/src/app"). */

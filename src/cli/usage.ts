@@ -13,7 +13,7 @@ export type SubCommands = Record<string, () => Promise<AnyCommand>>;
 /** citty's usage text for `cmd`, on `out`, coloured only when `out` takes colour. */
 export async function writeUsage(out: Out, cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
   const text = await renderUsage(cmd, parent);
-  out.write(`${colorFor(out) ? text : stripAnsi(text)}\n\n`);
+  await out.write(`${colorFor(out) ? text : stripAnsi(text)}\n\n`);
 }
 
 /** The usage error for a command od does not have, with the closest one it does. */

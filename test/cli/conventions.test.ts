@@ -97,6 +97,31 @@ describe("help, however it is asked for", () => {
   });
 });
 
+describe("output that cannot be written", () => {
+  /** od with stdout on `out` (a file name for sh) and stderr piped. */
+  function into(out: string, args: string[]) {
+    const p = Bun.spawnSync(["/bin/sh", "-c", `"$0" "$@" >${out}`, DIST_OD, ...args], { env: BARE, stdin: "ignore" });
+    return { code: p.exitCode, err: p.stderr.toString() };
+  }
+
+  test("a full disk under stdout is od's error (exit 74, said on stderr), never output lost with exit 0", () => {
+    for (const args of [["agents", "--json"], ["agents"], ["--help"], ["run", "--agent", "claude", "--dry-run", "hi"]]) {
+      const r = into("/dev/full", args);
+      expect({ args, code: r.code }).toEqual({ args, code: 74 });
+      expect(r.err).toContain("od: Could not write to stdout");
+      expect(r.err).not.toContain("uncaught");
+    }
+  });
+
+  test("a reader that went away (| true) ends the output quietly, exit 0", () => {
+    for (const args of [["agents", "--json"], ["--help"]]) {
+      const p = Bun.spawnSync(["/bin/bash", "-c", 'set -o pipefail; "$0" "$@" | true; echo "exit $?"', DIST_OD, ...args], { env: BARE });
+      expect({ args, out: p.stdout.toString().trim() }).toEqual({ args, out: "exit 0" });
+      expect(p.stderr.toString()).not.toMatch(/uncaught|EPIPE|Could not write/);
+    }
+  });
+});
+
 describe("did you mean", () => {
   test("a misspelt command, flag or agent is refused (exit 2) with the closest name", () => {
     const cases: Array<[string[], string]> = [

@@ -1,31 +1,36 @@
-// cli/out.ts: a command's output through console.log / console.error, the streams only when needed.
-import { afterEach, describe, expect, spyOn, test } from "bun:test";
-import { stderr, stdout } from "../../src/cli/out.ts";
+// cli/out.ts: a command's output through Bun.write, Node's streams only when asked whether it is a terminal.
+import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { ROOT } from "../helpers.ts";
 
-const spies: Array<{ mockRestore(): void }> = [];
-afterEach(() => {
-  for (const s of spies.splice(0)) s.mockRestore();
-});
+const OUT = join(ROOT, "src/cli/out.ts");
+
+/** A script that writes through out.ts, with stdout on `redirect` (a shell redirection) and stderr piped. */
+function script(body: string, redirect = "") {
+  const code = `import { stdout, stderr } from ${JSON.stringify(OUT)};\n${body}`;
+  const p = Bun.spawnSync(["/bin/sh", "-c", `"$0" -e "$1" ${redirect}`, process.execPath, code], { stdin: "ignore" });
+  return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
+}
 
 describe("a command's stdout and stderr (cli/out.ts)", () => {
-  test("a text ending in a newline goes through console.log / console.error as it is, the newline theirs", () => {
-    const log = spyOn(console, "log").mockImplementation(() => {});
-    const error = spyOn(console, "error").mockImplementation(() => {});
-    spies.push(log, error);
-    stdout.write("agent  status\nclaude ready\n");
-    stdout.write("100%% %s {}\n"); // no format is applied to a single string
-    stderr.write("claude: logged out\n\n");
-    expect(log.mock.calls).toEqual([["agent  status\nclaude ready"], ["100%% %s {}"]]);
-    expect(error.mock.calls).toEqual([["claude: logged out\n"]]);
+  test("text goes out as it is, in the order written: whole lines, a partial line, text with format characters", () => {
+    const r = script(
+      `await stdout.write("agent  status\\nclaude ready\\n"); await stdout.write("probing…\\r"); await stdout.write("100%% %s {}\\n"); await stderr.write("to stderr\\n");`,
+    );
+    expect(r).toEqual({ code: 0, out: "agent  status\nclaude ready\nprobing…\r100%% %s {}\n", err: "to stderr\n" });
   });
 
-  test("a partial line (a progress line) goes to the stream, which is built then", () => {
-    const write = spyOn(process.stderr, "write").mockImplementation(() => true);
-    const error = spyOn(console, "error").mockImplementation(() => {});
-    spies.push(write, error);
-    stderr.write("probing 42 agents…\r");
-    expect(write.mock.calls).toEqual([["probing 42 agents…\r"]]);
-    expect(error).not.toHaveBeenCalled();
-    expect(stderr.isTTY).toBe(process.stderr.isTTY);
+  test("stdout that cannot be written is an OdError (STORAGE) with a hint; stderr that cannot be is let go", () => {
+    const r = script(
+      `try { await stdout.write("x\\n"); } catch (e) { console.error(e.code, e.message, "|", e.hint); } await stderr.write("gone\\n");`,
+      ">/dev/full",
+    );
+    expect(r.err).toMatch(/^STORAGE Could not write to stdout: .*no space left on device.* \| Check where od's output goes/i);
+    const quiet = script(`await stderr.write("x\\n"); console.log("went on");`, "2>/dev/full");
+    expect(quiet).toMatchObject({ code: 0, out: "went on\n" });
+  });
+
+  test("isTTY asks the stream", () => {
+    expect(script(`console.log(String(stdout.isTTY === process.stdout.isTTY))`).out).toBe("true\n");
   });
 });
