@@ -1,5 +1,5 @@
 import { type OdEventBody, TOOL_KINDS, type ToolKind } from "../contract/events.ts";
-import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
+import { arr, asRecord, partText, type Rec, str, textOf } from "./parse-helpers.ts";
 import { pathsIn, type ToolRule } from "./tool-facts.ts";
 
 /**
@@ -177,7 +177,7 @@ function outputOf(tool: Tool): string {
     const r = asRecord(c);
     const part =
       r?.type === "content"
-        ? textOf([asRecord(r.content)])
+        ? partText(asRecord(r.content))
         : r?.type === "diff"
           ? `diff ${str(r.path) ?? ""}`
           : r?.type === "terminal"
