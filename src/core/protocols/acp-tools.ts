@@ -49,7 +49,7 @@ export interface Tool {
 }
 
 /** The call's state by id, merged with what this update (or permission request) says about it. */
-function merge(u: Rec, state: ToolState, id: string): Tool {
+export function mergeTool(u: Rec, state: ToolState, id: string): Tool {
   let tool = state.tools.get(id);
   if (!tool) state.tools.set(id, (tool = { called: false, done: false, locations: [] }));
   const meta = asRecord(u._meta);
@@ -90,15 +90,14 @@ function ruleFor(rules: ToolState["rules"], tool: Tool): (ToolRule & { name: str
 /**
  * Tool updates: the call is emitted once its input is known (agents open calls with
  * placeholders like "Preparing file…" and {}, and fill them in later) or at the latest when it
- * ends; the result once its status is terminal. With `emit` false the update is only merged.
+ * ends; the result once its status is terminal.
  */
-export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[] {
+export function toolEvents(u: Rec, state: ToolState): OdEventBody[] {
   const id = str(u.toolCallId);
   if (!id) return [];
-  const tool = merge(u, state, id);
+  const tool = mergeTool(u, state, id);
   const status = str(u.status);
   const terminal = status !== undefined && TERMINAL.has(status);
-  if (!emit) return [];
   const events: OdEventBody[] = [];
   if (!tool.called && (tool.input !== undefined || terminal)) events.push(callOf(id, tool));
   if (terminal && !tool.done) {
@@ -117,7 +116,7 @@ export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[]
  */
 export function deniedTool(toolCall: Rec, state: ToolState, fallbackId: string, reason: string): OdEventBody[] {
   const id = str(toolCall.toolCallId) ?? fallbackId;
-  const tool = merge(toolCall, state, id);
+  const tool = mergeTool(toolCall, state, id);
   const events: OdEventBody[] = [];
   if (!tool.called) events.push(callOf(id, tool));
   if (!tool.done) events.push(resultOf(id, tool, `Denied by od: ${reason}`, true));
