@@ -51,7 +51,7 @@ export interface Tool {
 /** The call's state by id, merged with what this update (or permission request) says about it. */
 export function mergeTool(u: Rec, state: ToolState, id: string): Tool {
   let tool = state.tools.get(id);
-  if (!tool) state.tools.set(id, (tool = { called: false, done: false, locations: [] }));
+  if (!tool) state.tools.set(id, (tool = newTool()));
   const meta = asRecord(u._meta);
   tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
   tool.title = str(u.title) ?? tool.title;
@@ -71,6 +71,19 @@ export function mergeTool(u: Rec, state: ToolState, id: string): Tool {
   }
   return tool;
 }
+
+/** A call not seen before, with every field there from the start: all calls have one shape, whatever their updates set. */
+const newTool = (): Tool => ({
+  called: false,
+  done: false,
+  name: undefined,
+  title: undefined,
+  kind: undefined,
+  input: undefined,
+  locations: [],
+  content: undefined,
+  rawOutput: undefined,
+});
 
 /**
  * The adapter's rule for a call: by the name the agent gives it, else by its title, which some
