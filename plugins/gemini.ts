@@ -127,7 +127,7 @@ function result(r: Rec, state: GeminiState): OdEventBody[] {
   ];
   // An API error ends the turn here (the process then exits with the HTTP status); so can an empty answer.
   if (r.status === "error")
-    events.push(...fail(state, apiErrorText(str(asRecord(r.error)?.message) ?? "Gemini CLI ended the turn with an error")));
+    for (const e of fail(state, apiErrorText(str(asRecord(r.error)?.message) ?? "Gemini CLI ended the turn with an error"))) events.push(e);
   return events;
 }
 

@@ -137,12 +137,16 @@ function tool(
   result: () => { output: string; isError: boolean },
 ): OdEventBody[] {
   const id = str(it.id) ?? "";
-  const events: OdEventBody[] = [];
+  // Per tool item: the call's list as made, the result's fields set by name (no copies, no spread).
+  let events: OdEventBody[] = [];
   if (!state.open.has(id)) {
     state.open.add(id);
-    events.push(...toolCallEvents(id, name, input, codexFacts(it)));
+    events = toolCallEvents(id, name, input, codexFacts(it));
   }
-  if (completed) events.push({ type: "tool.result", id, ...result() });
+  if (completed) {
+    const { output, isError } = result();
+    events.push({ type: "tool.result", id, output, isError });
+  }
   return events;
 }
 

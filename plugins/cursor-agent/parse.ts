@@ -100,7 +100,7 @@ function toolCall(r: Record<string, unknown>, state: CursorState): OdEventBody[]
     state.calls.add(id);
     const name = kind?.replace(/ToolCall$/, "") ?? "tool";
     const input = body?.args ?? {};
-    events.push(...toolCallEvents(id, name, input, cursorTools(name, input)));
+    for (const e of toolCallEvents(id, name, input, cursorTools(name, input))) events.push(e);
   }
   if (r.subtype === "completed") events.push(toolResult(id, asRecord(body?.result)));
   return events;

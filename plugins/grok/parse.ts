@@ -49,8 +49,12 @@ export function parse(record: unknown, state: GrokState, line: string): OdEventB
     case "text":
     case "thought":
       return chunk(r!, type, state);
-    case "tool_call":
-      return [...toolCall(r!), ...toolEnd(r!, state)];
+    case "tool_call": {
+      // The call, then its result when the call comes done: one list, no copies of the two.
+      const events = toolCall(r!);
+      for (const e of toolEnd(r!, state)) events.push(e);
+      return events;
+    }
     case "tool_call_update":
       return toolEnd(r!, state);
     case "usage":
@@ -84,7 +88,11 @@ const ON_FILES = new Set(["read", "edit", "search"]);
 /** A call as ACP says it: its kind, and the files its locations name (none listed: the file its input names). */
 function toolCall(r: Record<string, unknown>): OdEventBody[] {
   const kind = acpToolKind(r.kind);
-  const located = pathsIn({ paths: arr(r.locations).map((l) => asRecord(l)?.path) }, ["paths"]);
+  const located: string[] = [];
+  for (const l of arr(r.locations)) {
+    const path = asRecord(l)?.path;
+    if (typeof path === "string" && path && !located.includes(path)) located.push(path);
+  }
   const paths = located.length || !ON_FILES.has(kind) ? located : pathsIn(r.rawInput, ["path", "file_path"]);
   const facts: { kind: typeof kind; paths?: string[] } = { kind };
   if (paths.length) facts.paths = paths;
@@ -103,13 +111,13 @@ function toolEnd(r: Record<string, unknown>, state: GrokState): OdEventBody[] {
 
 /** ACP tool content: `{type: "content", content: {type: "text", text}}` items (diffs and terminals summarised). */
 function acpContent(content: unknown): string {
-  return arr(content)
-    .map((item) => {
-      const c = asRecord(item);
-      return c?.type === "content" ? textOf(c.content) : textOf(item);
-    })
-    .filter(Boolean)
-    .join("\n");
+  let out = "";
+  for (const item of arr(content)) {
+    const c = asRecord(item);
+    const text = c?.type === "content" ? textOf(c.content) : textOf(item);
+    if (text) out = out ? `${out}\n${text}` : text;
+  }
+  return out;
 }
 
 function end(r: Record<string, unknown>): OdEventBody[] {

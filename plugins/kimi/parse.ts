@@ -72,7 +72,7 @@ function assistant(r: Record<string, unknown>, state: KimiState): OdEventBody[] 
     const fn = asRecord(call?.function);
     const name = str(fn?.name) ?? "tool";
     const input = parseArguments(fn?.arguments);
-    events.push(...toolCallEvents(str(call?.id) ?? "", name, input, kimiTools(name, input)));
+    for (const e of toolCallEvents(str(call?.id) ?? "", name, input, kimiTools(name, input))) events.push(e);
   }
   return events;
 }

@@ -117,7 +117,7 @@ function tool(part: Record<string, unknown> | undefined, state: OpencodeState, e
     state.calls.add(id);
     const name = str(part?.tool) ?? "tool";
     const input = jsonInput(s?.input);
-    events.push(...toolCallEvents(id, name, input, opencodeTools(name, input)));
+    for (const e of toolCallEvents(id, name, input, opencodeTools(name, input))) events.push(e);
   }
   const status = str(s?.status);
   if ((status === "completed" || status === "error") && !state.results.has(id)) {
@@ -151,7 +151,13 @@ function stepUsage(part: Record<string, unknown> | undefined, state: OpencodeSta
     cost: num(part?.cost) ?? 0,
   };
   const t = (state.total ??= { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0, cost: 0 });
-  for (const k of Object.keys(step) as Array<keyof typeof step>) t[k] += step[k];
+  // Per step: each total added to by name (no list of keys, no look-up by a computed key).
+  t.input += step.input;
+  t.output += step.output;
+  t.reasoning += step.reasoning;
+  t.cacheRead += step.cacheRead;
+  t.cacheWrite += step.cacheWrite;
+  t.cost += step.cost;
   return {
     type: "usage",
     inputTokens: step.input,

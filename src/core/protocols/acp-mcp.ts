@@ -34,17 +34,31 @@ export function isMcpTool(toolCall: Rec, known: { name?: string; title?: string 
   const meta = asRecord(toolCall._meta);
   const claude = asRecord(meta?.claudeCode);
   if (claude?.mcpServer !== undefined) return true;
-  const words = [meta?.toolName, claude?.toolName, toolCall.title, known.name, known.title];
   // Asked on every permission request: a look at four characters, not a regex, and no list when the run has no server.
-  for (const w of words) if (typeof w === "string" && mcpPrefixed(w)) return true;
+  if (
+    mcpPrefixed(meta?.toolName) ||
+    mcpPrefixed(claude?.toolName) ||
+    mcpPrefixed(toolCall.title) ||
+    mcpPrefixed(known.name) ||
+    mcpPrefixed(known.title)
+  )
+    return true;
   if (!servers.length) return false;
-  const said = words.filter((w): w is string => typeof w === "string");
+  const said = [meta?.toolName, claude?.toolName, toolCall.title, known.name, known.title].filter(
+    (w): w is string => typeof w === "string",
+  );
   return servers.some(({ name }) =>
     said.some((w) => w.startsWith(`${name}__`) || w.startsWith(`${name}/`) || w.includes(`(${name} MCP Server)`)),
   );
 }
 
-/** `/^mcp_/i`: "mcp_" in any case (ASCII letters fold, as the regex's do). */
-function mcpPrefixed(w: string): boolean {
-  return (w.charCodeAt(0) | 32) === 109 && (w.charCodeAt(1) | 32) === 99 && (w.charCodeAt(2) | 32) === 112 && w.charCodeAt(3) === 95;
+/** A string that `/^mcp_/i` matches: "mcp_" in any case (ASCII letters fold, as the regex's do). */
+function mcpPrefixed(w: unknown): boolean {
+  return (
+    typeof w === "string" &&
+    (w.charCodeAt(0) | 32) === 109 &&
+    (w.charCodeAt(1) | 32) === 99 &&
+    (w.charCodeAt(2) | 32) === 112 &&
+    w.charCodeAt(3) === 95
+  );
 }

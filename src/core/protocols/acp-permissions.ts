@@ -1,7 +1,7 @@
 import type { ActionKind, Decision, PermissionAsk } from "../contract/permissions.ts";
 import { isMcpTool } from "./acp-mcp.ts";
 import type { AcpState } from "./acp-state.ts";
-import { deniedTool, toolEvents } from "./acp-tools.ts";
+import { deniedTool, mergeTool } from "./acp-tools.ts";
 import type { DriverStep } from "./driver.ts";
 import { type Id, response } from "./jsonrpc.ts";
 import { arr, asRecord, type Rec, str } from "./parse-helpers.ts";
@@ -38,13 +38,13 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
   // which the agent's own tool_call updates then show under the name it gives. What the agent said
   // about the call before it asked (kind, locations) fills in what the request leaves out (Droid
   // names no path in it): the same call, so no wider authority; every path named must pass.
-  toolEvents(toolCall, state, false);
-  const known = state.tools.get(str(toolCall.toolCallId) ?? "");
+  const agentId = str(toolCall.toolCallId);
+  const known = agentId ? mergeTool(toolCall, state, agentId) : undefined;
   // The kind as merged: the request's, else the call's own, unless the adapter's rule for the tool says otherwise.
   const kind = known?.kind ?? str(toolCall.kind);
   const paths = known ? known.locations.slice() : arr(toolCall.locations).flatMap((l) => str(asRecord(l)?.path) ?? []);
   // The call's id, as its tool.call shows it (also when od denies it): the agent's own, or one for the request.
-  const toolCallId = str(toolCall.toolCallId) ?? `permission-${String(id)}`;
+  const toolCallId = agentId ?? `permission-${String(id)}`;
   // Its input: the request's, unless that is missing or a placeholder ({}) and the call's own updates had it.
   const given = toolCall.rawInput;
   const json = given === undefined ? undefined : JSON.stringify(given);

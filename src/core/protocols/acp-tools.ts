@@ -1,5 +1,5 @@
 import { type OdEventBody, TOOL_KINDS, type ToolKind } from "../contract/events.ts";
-import { arr, asRecord, type Rec, str, textOf } from "./parse-helpers.ts";
+import { arr, asRecord, partText, type Rec, str, textOf } from "./parse-helpers.ts";
 import { pathsIn, type ToolRule } from "./tool-facts.ts";
 
 /**
@@ -49,9 +49,9 @@ export interface Tool {
 }
 
 /** The call's state by id, merged with what this update (or permission request) says about it. */
-function merge(u: Rec, state: ToolState, id: string): Tool {
+export function mergeTool(u: Rec, state: ToolState, id: string): Tool {
   let tool = state.tools.get(id);
-  if (!tool) state.tools.set(id, (tool = { called: false, done: false, locations: [] }));
+  if (!tool) state.tools.set(id, (tool = newTool()));
   const meta = asRecord(u._meta);
   tool.name = str(meta?.toolName) ?? str(asRecord(meta?.claudeCode)?.toolName) ?? str(u.name) ?? tool.name;
   tool.title = str(u.title) ?? tool.title;
@@ -72,6 +72,19 @@ function merge(u: Rec, state: ToolState, id: string): Tool {
   return tool;
 }
 
+/** A call not seen before, with every field there from the start: all calls have one shape, whatever their updates set. */
+const newTool = (): Tool => ({
+  called: false,
+  done: false,
+  name: undefined,
+  title: undefined,
+  kind: undefined,
+  input: undefined,
+  locations: [],
+  content: undefined,
+  rawOutput: undefined,
+});
+
 /**
  * The adapter's rule for a call: by the name the agent gives it, else by its title, which some
  * agents start with the tool's name ("editor: {…}", Cline's).
@@ -90,15 +103,14 @@ function ruleFor(rules: ToolState["rules"], tool: Tool): (ToolRule & { name: str
 /**
  * Tool updates: the call is emitted once its input is known (agents open calls with
  * placeholders like "Preparing file…" and {}, and fill them in later) or at the latest when it
- * ends; the result once its status is terminal. With `emit` false the update is only merged.
+ * ends; the result once its status is terminal.
  */
-export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[] {
+export function toolEvents(u: Rec, state: ToolState): OdEventBody[] {
   const id = str(u.toolCallId);
   if (!id) return [];
-  const tool = merge(u, state, id);
+  const tool = mergeTool(u, state, id);
   const status = str(u.status);
   const terminal = status !== undefined && TERMINAL.has(status);
-  if (!emit) return [];
   const events: OdEventBody[] = [];
   if (!tool.called && (tool.input !== undefined || terminal)) events.push(callOf(id, tool));
   if (terminal && !tool.done) {
@@ -117,7 +129,7 @@ export function toolEvents(u: Rec, state: ToolState, emit = true): OdEventBody[]
  */
 export function deniedTool(toolCall: Rec, state: ToolState, fallbackId: string, reason: string): OdEventBody[] {
   const id = str(toolCall.toolCallId) ?? fallbackId;
-  const tool = merge(toolCall, state, id);
+  const tool = mergeTool(toolCall, state, id);
   const events: OdEventBody[] = [];
   if (!tool.called) events.push(callOf(id, tool));
   if (!tool.done) events.push(resultOf(id, tool, `Denied by od: ${reason}`, true));
@@ -177,7 +189,7 @@ function outputOf(tool: Tool): string {
     const r = asRecord(c);
     const part =
       r?.type === "content"
-        ? textOf([asRecord(r.content)])
+        ? partText(asRecord(r.content))
         : r?.type === "diff"
           ? `diff ${str(r.path) ?? ""}`
           : r?.type === "terminal"

@@ -22,19 +22,21 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   if (!u || !kind) return [{ type: "raw", stream: "stdout", line }];
   if (state.loading) return [];
   const usage = usageOf(asRecord(asRecord(u._meta)?.usage));
+  // Most updates are text chunks: they are told apart first, and only the others looked up.
+  const message = kind === "agent_message_chunk";
+  if (message || kind === "agent_thought_chunk") {
+    if (kind !== state.lastKind) state.partId = `p${++state.part}`;
+    state.lastKind = kind;
+    const text = str(asRecord(u.content)?.text);
+    const events: OdEventBody[] = text
+      ? [{ type: message ? "text.delta" : "thinking.delta", id: state.partId ?? `p${state.part}`, text }]
+      : [];
+    if (usage) events.push(usage);
+    return events;
+  }
   if (DROPPED.has(kind)) return usage ? [usage] : [];
-  if (kind !== state.lastKind && (kind === "agent_message_chunk" || kind === "agent_thought_chunk")) state.partId = `p${++state.part}`;
   state.lastKind = kind;
   switch (kind) {
-    case "agent_message_chunk":
-    case "agent_thought_chunk": {
-      const text = str(asRecord(u.content)?.text);
-      const events: OdEventBody[] = text
-        ? [{ type: kind === "agent_message_chunk" ? "text.delta" : "thinking.delta", id: state.partId ?? `p${state.part}`, text }]
-        : [];
-      if (usage) events.push(usage);
-      return events;
-    }
     case "tool_call":
     case "tool_call_update":
       return toolEvents(u, state);

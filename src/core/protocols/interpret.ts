@@ -152,14 +152,27 @@ function redacted<B extends OdEventBody>(body: B, key: keyof B): B {
  * "Infinity in" or a negative cost (and an event the schema refuses).
  */
 function countable(body: Extract<OdEventBody, { type: "usage" }>): OdEventBody {
+  // Per usage event: each field read by its name (one look each), the loop below only when one is off.
+  if (
+    isCount(body.inputTokens) &&
+    isCount(body.outputTokens) &&
+    isCount(body.cacheRead) &&
+    isCount(body.cacheWrite) &&
+    isCount(body.reasoningTokens) &&
+    isCount(body.costUsd)
+  )
+    return body;
   let out: typeof body | undefined;
   for (const k of COUNTS) {
     const v = body[k];
-    if (v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0)) continue;
+    if (isCount(v)) continue;
     out ??= { ...body };
     delete out[k];
   }
   return out ?? body;
 }
+
+/** Absent, or a count: finite and not negative. */
+const isCount = (v: unknown): boolean => v === undefined || (typeof v === "number" && Number.isFinite(v) && v >= 0);
 
 const COUNTS = ["inputTokens", "outputTokens", "cacheRead", "cacheWrite", "reasoningTokens", "costUsd"] as const;

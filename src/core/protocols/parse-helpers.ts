@@ -61,20 +61,26 @@ export function arr(v: unknown): unknown[] {
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) {
-    return content
-      .map((part) => {
-        const p = asRecord(part);
-        if (!p) return typeof part === "string" ? part : "";
-        if (typeof p.text === "string") return p.text;
-        if (typeof p.type === "string") return `[${p.type}]`;
-        return "";
-      })
-      .filter(Boolean)
-      .join("\n");
+    // Per tool result and message on many parsers' paths: one pass, no lists made on the way.
+    let out = "";
+    for (const part of content) {
+      const text = partText(part);
+      if (text) out = out ? `${out}\n${text}` : text;
+    }
+    return out;
   }
   if (content === undefined || content === null) return "";
   const p = asRecord(content);
   if (p && typeof p.text === "string") return p.text;
   if (p && Array.isArray(p.content)) return textOf(p.content);
   return JSON.stringify(content);
+}
+
+/** One part of a content list as `textOf` reads it: a string, its `text`, `[type]`, else "" (left out). */
+export function partText(part: unknown): string {
+  const p = asRecord(part);
+  if (!p) return typeof part === "string" ? part : "";
+  if (typeof p.text === "string") return p.text;
+  if (typeof p.type === "string") return `[${p.type}]`;
+  return "";
 }

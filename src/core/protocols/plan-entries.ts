@@ -34,13 +34,28 @@ const CONTENT_KEYS = ["content", "text", "description", "title", "task", "step"]
  * words are left out.
  */
 export function todoPlan(list: unknown): PlanEntry[] {
-  return arr(list).flatMap((item): PlanEntry[] => {
+  // The whole list on every plan update: one pass, no list per step.
+  const entries: PlanEntry[] = [];
+  for (const item of arr(list)) {
+    if (typeof item === "string") {
+      if (item.trim()) entries.push({ content: item.trim(), status: "pending" });
+      continue;
+    }
     const r = asRecord(item);
-    if (typeof item === "string" && item.trim()) return [{ content: item.trim(), status: "pending" }];
-    const content = CONTENT_KEYS.map((k) => str(r?.[k])?.trim()).find((t) => t);
-    if (!r || !content) return [];
+    const content = r && wordsOf(r);
+    if (!content) continue;
     const status = planStatus(r.status ?? r.completed ?? r.done);
     const priority = planPriority(r.priority);
-    return [priority ? { content, status, priority } : { content, status }];
-  });
+    entries.push(priority ? { content, status, priority } : { content, status });
+  }
+  return entries;
+}
+
+/** A step's words: the first non-blank string under CONTENT_KEYS, trimmed. */
+function wordsOf(r: Record<string, unknown>): string | undefined {
+  for (const k of CONTENT_KEYS) {
+    const t = str(r[k])?.trim();
+    if (t) return t;
+  }
+  return undefined;
 }

@@ -5,7 +5,7 @@
  * (od's API loop's and the stream-json parser's) are one: a tool's input is always an object.
  */
 import { describe, expect, test } from "bun:test";
-import { asRecord, count, num, parseToolInput, rec } from "../../../src/core/protocols/parse-helpers.ts";
+import { asRecord, count, num, parseToolInput, partText, rec, textOf } from "../../../src/core/protocols/parse-helpers.ts";
 
 const numbers: Array<[string, unknown, number | undefined, number | undefined]> = [
   // what, value, num, count
@@ -72,4 +72,26 @@ const inputs: Array<[string, string, unknown[], unknown]> = [
 
 describe("parseToolInput", () => {
   for (const [what, json, whole, input] of inputs) test(what, () => expect(parseToolInput(json, ...whole)).toEqual(input as never));
+});
+
+describe("textOf", () => {
+  test("a content list: strings and text parts as they are, other typed parts as [type], empty and unknown parts left out, one per line", () => {
+    const content = ["a", { type: "text", text: "b" }, { type: "image", data: "…" }, "", { text: "" }, { x: 1 }, null, 7, { text: "c" }];
+    expect(textOf(content)).toBe("a\nb\n[image]\nc");
+    expect(textOf([])).toBe("");
+    expect(textOf(["", { text: "" }])).toBe("");
+  });
+
+  test("a string, one part, an object with content, and anything else as JSON", () => {
+    expect(textOf("plain")).toBe("plain");
+    expect(textOf({ text: "t" })).toBe("t");
+    expect(textOf({ content: [{ text: "x" }, { type: "diff" }] })).toBe("x\n[diff]");
+    expect(textOf(undefined)).toBe("");
+    expect(textOf({ n: 1 })).toBe('{"n":1}');
+  });
+
+  test("partText reads one part as textOf reads it in a list", () => {
+    for (const part of ["s", "", { text: "t" }, { type: "image" }, { text: 3, type: "x" }, {}, null, undefined, 5])
+      expect(partText(part)).toBe(textOf([part]));
+  });
 });
