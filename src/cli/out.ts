@@ -6,7 +6,7 @@ import { OdError } from "../core/contract/errors.ts";
  * of CPU in a compiled od, a Bun hello-world's whole start. `Bun.write` to Bun's own file for the
  * descriptor costs what `console.log` does and, unlike it, says when a write failed: a reader gone
  * (`od agents | head`) ends the output quietly, anything else (a full disk) is od's error on stdout
- * (STORAGE, exit 1), never output lost with exit 0. Whether the output is a terminal is the one
+ * (STORAGE, exit 74), never output lost with exit 0. Whether the output is a terminal is the one
  * question that needs the stream, and builds it when asked.
  */
 export interface Out {

@@ -28,7 +28,7 @@ export function resolveExecutable(adapter: Adapter, env: Env = process.env, tool
  * asks it of every adapter not installed (most of the 42), and a stack each was most of what a miss
  * cost; where it was thrown says nothing the message does not.
  */
-export function notFound(adapter: Adapter, env: Env = process.env): OdError {
+function notFound(adapter: Adapter, env: Env = process.env): OdError {
   const limit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
   try {
