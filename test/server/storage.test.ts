@@ -31,7 +31,9 @@ describe("storage faults", () => {
         { spawn: ["sleep", "1000"] },
         { stdout: { t: "text", v: "one" } },
         { stdout: { t: "text", v: "FULL" } },
-        { sleep: 50 },
+        // Long enough for the failed write (up to 25 ms behind) to stop the run on a loaded machine:
+        // the cancel ends this sleep, and "after" is never written. 50 ms let it through under load.
+        { sleep: 5000 },
         { stdout: { t: "text", v: "after" } },
         { hang: true },
       ],
