@@ -5,10 +5,11 @@
  * beside it.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { sandboxSupport } from "../../src/core/os/sandbox/choose.ts";
+import { machineKey, supportCachePath } from "../../src/core/os/sandbox/support-cache.ts";
 import { collect, FAKE_ACP, installFake, ofType, tmpdir } from "../helpers.ts";
 import { planRun, runAgent } from "../support/run.ts";
 
@@ -74,6 +75,22 @@ describe.skipIf(support.kind !== "landlock")(`modes the kernel alone holds (${su
     expect(alone.argv.join(" ")).toContain("--sandbox read-only");
     const acp = await planRun({ agent: "codex-acp", prompt: "x", cwd: tmp.path, mode: "edit" }, { registry, env });
     expect(acp.envKeys).toContain("INITIAL_AGENT_MODE");
+  });
+
+  test("a run takes the kernel's support as od last found it (sandbox.json, keyed by this boot), without a probe", async () => {
+    await using tmp = tmpdir();
+    const env = { HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), PATH: "/usr/bin:/bin" };
+    mkdirSync(join(tmp.path, "work", ".git"), { recursive: true });
+    mkdirSync(env.OD_HOME);
+    // Unlike this machine (protect holds here), the kept answer says a .git cannot be made read-only.
+    const kept = { kind: "landlock", abi: support.abi, protect: false, reason: "kept: no user namespaces" };
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: machineKey(), support: kept }));
+    const plan = await planRun({ agent: "kimi", prompt: "x", cwd: join(tmp.path, "work"), mode: "edit" }, { registry, env });
+    expect(plan.sandbox).toMatchObject({ kind: "landlock", note: "kept: no user namespaces" });
+    // A key that no longer holds (another boot, another od) is probed over: the .git is held again.
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: "another boot", support: kept }));
+    const probed = await planRun({ agent: "kimi", prompt: "x", cwd: join(tmp.path, "work"), mode: "edit" }, { registry, env });
+    expect(probed.sandbox?.note).toBeUndefined();
   });
 
   test("without the kernel (--sandbox off) they are refused those modes, as before", async () => {

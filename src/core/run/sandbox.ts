@@ -5,8 +5,9 @@ import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import { type BodyOf, Mode } from "../contract/events.ts";
 import type { ValidRequest } from "../contract/request.ts";
-import { chooseSandbox, type Sandbox, SandboxSetting, type Support, sandboxSupport } from "../os/sandbox/choose.ts";
+import { chooseSandbox, type Sandbox, SandboxSetting, type Support } from "../os/sandbox/choose.ts";
 import { policyFor } from "../os/sandbox/policy.ts";
+import { cachedSandboxSupport } from "../os/sandbox/support-cache.ts";
 import { plannedTmp } from "../os/sandbox/wrap.ts";
 import type { Env } from "./request.ts";
 
@@ -32,7 +33,7 @@ export interface SandboxPlanInput {
   env: Env;
   /** The surface's setting; else `$OD_SANDBOX`; else auto. */
   setting?: SandboxSetting;
-  /** Tests give the machine's support instead of probing it. */
+  /** The machine's support: by default as od last found it (`sandbox.json`, while its key holds), else probed and kept. */
   support?: () => Support;
 }
 
@@ -50,7 +51,7 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
     mode: request.mode,
     where,
     policy,
-    support: input.support ?? (() => sandboxSupport()),
+    support: input.support ?? (() => cachedSandboxSupport(env, { keep: true })),
   });
   if (!sandbox.policy) return { sandbox, stateDirs: [], ...cliModeOf(env, false) };
   const test = cliModeOf(env, true);

@@ -1,11 +1,11 @@
 /**
- * What the kernel can hold, as the helper last found it, for the views that only say it: the line
- * under `od agents` and a dry run's plan. Finding it places the helper (a 690 KB memfd) and runs its
- * probe, a third of a cached `od agents`; what it finds changes only with what is keyed here (this
- * boot, this od, the namespaces and the seccomp state od runs in, the sysctls on user namespaces).
- * A run never uses this: it places the helper to run it anyway, and probes. `od agents` keeps what it
- * finds; a dry run only reads it (it writes nothing). Only a Landlock answer is kept (one that says
- * "none" may be a helper that failed once): anything else is probed each time.
+ * What the kernel can hold, as the helper last found it: the line under `od agents`, a dry run's
+ * plan and a run's. Finding it runs the helper's probe (a process, a third of a cached `od agents`);
+ * what it finds changes only with what is keyed here (this boot, this od, the namespaces and the
+ * seccomp state od runs in, the sysctls on user namespaces). `od agents` and a run keep what they
+ * find; a dry run only reads it (it writes nothing). Only a Landlock answer is kept (one that says
+ * "none" may be a helper that failed once): anything else is probed each time. A kept answer that
+ * no longer held would fail closed: the helper refuses to start an agent it cannot restrict.
  */
 import { mkdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { release } from "node:os";

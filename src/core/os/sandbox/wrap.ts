@@ -2,7 +2,7 @@ import { lstatSync, mkdirSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Sandbox } from "./choose.ts";
-import { sandboxHelper } from "./helper.ts";
+import { helperPath } from "./helper.ts";
 import { seatbeltCommand } from "./seatbelt.ts";
 
 /**
@@ -68,9 +68,10 @@ function makeStateDir(dir: string): boolean {
 }
 
 function landlockCommand(policy: { writable: string[]; readOnly: string[] }, cmd: string[]): string[] {
-  const helper = sandboxHelper();
-  if (!helper.ok) throw new Error(`the sandbox helper is gone: ${helper.reason}`);
-  return [helper.facts.path, ...policy.writable.flatMap((p) => ["-w", p]), ...policy.readOnly.flatMap((p) => ["-p", p]), "--", ...cmd];
+  // The run's plan decided what the kernel holds; running the helper needs only its path (no probe).
+  const helper = helperPath();
+  if ("reason" in helper) throw new Error(`the sandbox helper is gone: ${helper.reason}`);
+  return [helper.path, ...policy.writable.flatMap((p) => ["-w", p]), ...policy.readOnly.flatMap((p) => ["-p", p]), "--", ...cmd];
 }
 
 /** Seatbelt matches resolved paths: each one resolved where it exists. */
