@@ -71,6 +71,13 @@ describe("redact", () => {
       for (const text of mentions) expect(redact(text)).toBe(text);
       for (const [text, secret] of CASES) expect(redact(text)).not.toContain(secret);
     }
+    // Twice in a row (the last answer is kept), and a text after another: each its own answer.
+    const plain = "The task-runner finished: 3 files changed";
+    for (const [text, secret] of CASES) {
+      expect(redact(text)).not.toContain(secret);
+      expect(redact(`${text}`)).not.toContain(secret);
+      expect(redact(plain)).toBe(plain);
+    }
   });
 
   test("the first look passes every credential on, and not lines that only count tokens or name a key", () => {

@@ -25,14 +25,12 @@ const KINDS: Record<string, ActionKind> = {
 export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverStep {
   const p = asRecord(params) ?? {};
   const toolCall = asRecord(p.toolCall) ?? {};
-  // Per request (one in four frames of a session): one pass over the options, no list made on the way.
-  const options: Rec[] = [];
+  // Per request (one in four frames of a session): one pass over the options for their names; the
+  // reply, made once per request at most, looks at them again.
   const names: string[] = [];
   for (const item of arr(p.options)) {
     const o = asRecord(item);
-    if (!o) continue;
-    options.push(o);
-    names.push(str(o.name) ?? str(o.optionId) ?? "?");
+    if (o) names.push(str(o.name) ?? str(o.optionId) ?? "?");
   }
   // The request describes the call too (often with its full input): merged into the call's state,
   // which the agent's own tool_call updates then show under the name it gives. What the agent said
@@ -60,6 +58,7 @@ export function permissionAsk(id: Id, params: unknown, state: AcpState): DriverS
     input,
     options: names,
     reply: (decision: Decision) => {
+      const options = arr(p.options).filter((o): o is Rec => asRecord(o) !== undefined);
       const chosen = decision === "allow" ? pick(options, "allow_once", "allow_always") : pick(options, "reject_once", "reject_always");
       const outcome = chosen ? { outcome: "selected", optionId: str(chosen.optionId) } : { outcome: "cancelled" };
       return [response(id, { outcome })];

@@ -21,10 +21,11 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
   const kind = str(u?.sessionUpdate);
   if (!u || !kind) return [{ type: "raw", stream: "stdout", line }];
   if (state.loading) return [];
-  const usage = usageOf(asRecord(asRecord(u._meta)?.usage));
-  // Most updates are text chunks: they are told apart first, and only the others looked up.
+  // Most updates are text chunks: they are told apart first, and only the others looked up. Usage
+  // rides on text chunks and the updates od drops; a tool update's or a plan's is not read.
   const message = kind === "agent_message_chunk";
   if (message || kind === "agent_thought_chunk") {
+    const usage = usageOf(u);
     if (kind !== state.lastKind) state.partId = `p${++state.part}`;
     state.lastKind = kind;
     const text = str(asRecord(u.content)?.text);
@@ -34,7 +35,10 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
     if (usage) events.push(usage);
     return events;
   }
-  if (DROPPED.has(kind)) return usage ? [usage] : [];
+  if (DROPPED.has(kind)) {
+    const usage = usageOf(u);
+    return usage ? [usage] : [];
+  }
   state.lastKind = kind;
   switch (kind) {
     case "tool_call":
@@ -51,7 +55,8 @@ export function sessionUpdate(update: unknown, state: UpdateState, line: string)
 }
 
 /** Token counts some agents attach to updates (`_meta.usage`, e.g. Qwen Code): a usage event per model turn. */
-function usageOf(u: Rec | undefined): OdEventBody | undefined {
+function usageOf(update: Rec): OdEventBody | undefined {
+  const u = asRecord(asRecord(update._meta)?.usage);
   if (!u || (num(u.inputTokens) === undefined && num(u.outputTokens) === undefined)) return undefined;
   return {
     type: "usage",

@@ -79,7 +79,14 @@ export const PROVIDER_RULES: readonly ProviderRule[] = [
   },
 ];
 
+/**
+ * Every rule's pattern in one (each is case-insensitive, with no groups a union could renumber): a
+ * text none of them matches, most of what agents report, is told so by one look at it, about half
+ * the cost of trying the rules one by one. A text it matches still goes down the table, in order.
+ */
+export const ANY_RULE = new RegExp(PROVIDER_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "i");
+
 /** The first rule whose words are in the text, or undefined. */
 export function matchProviderError(text: string): ProviderRule | undefined {
-  return PROVIDER_RULES.find((rule) => rule.pattern.test(text));
+  return ANY_RULE.test(text) ? PROVIDER_RULES.find((rule) => rule.pattern.test(text)) : undefined;
 }

@@ -85,8 +85,24 @@ const clean = new Set<string>();
 const CLEAN_MAX = 256;
 const CLEAN_CHARS = 1024;
 
+/**
+ * The last text redacted and what it became: an error's message is redacted where the error is made
+ * (classify-text.ts) and again, the very same string, by the pipeline (interpret.ts), which then
+ * costs one comparison instead of the look.
+ */
+let lastText = "";
+let lastOut = "";
+
 /** The text with every credential-shaped value replaced by "[redacted]". */
 export function redact(text: string): string {
+  if (text === lastText) return lastOut;
+  const out = redacting(text);
+  lastText = text;
+  lastOut = out;
+  return out;
+}
+
+function redacting(text: string): string {
   if (!SUSPECT.test(text) || clean.has(text)) return text;
   const lower = text.toLowerCase();
   let out = text;

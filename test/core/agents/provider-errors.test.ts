@@ -9,6 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ErrorCode } from "../../../src/core/contract/errors.ts";
 import { classifyStderr, errorFromText } from "../../../src/core/protocols/classify-text.ts";
+import { ANY_RULE, PROVIDER_RULES } from "../../../src/core/protocols/provider-errors.ts";
 import { FIXTURES } from "../../helpers.ts";
 
 interface Case {
@@ -87,5 +88,25 @@ describe("hints", () => {
     expect(errorFromText("401 Unauthorized", AGENT).hint).toBe("Log in: agent login");
     expect(errorFromText("The 'gpt-9' model requires a newer version of Codex.", AGENT).hint).toMatch(/upgrade/i);
     expect(errorFromText("model not found", AGENT).hint).toMatch(/model/i);
+  });
+});
+
+describe("the look before the table (ANY_RULE)", () => {
+  test("every rule can join it: case-insensitive only, no group or back reference a union would renumber", () => {
+    for (const rule of PROVIDER_RULES) {
+      expect(rule.pattern.flags, rule.what).toBe("i");
+      expect(rule.pattern.source, rule.what).not.toMatch(/\\[1-9k]|\((?!\?)/);
+    }
+  });
+
+  test("it matches exactly the texts some rule matches: every row of the tables, and words none knows", () => {
+    const texts = [
+      ...tables.flatMap((t) => t.cases.map(textOf)),
+      "Codex reported a failed turn",
+      "stream disconnected before completion: error sending request",
+      "disk quota exceeded",
+      "HTTP 401:1",
+    ];
+    for (const text of texts) expect(ANY_RULE.test(text), text).toBe(PROVIDER_RULES.some((rule) => rule.pattern.test(text)));
   });
 });

@@ -97,3 +97,27 @@ describe("an ACP plan is od's plan event", () => {
     ]);
   });
 });
+
+describe("usage an agent puts on an update (_meta.usage)", () => {
+  const meta = { _meta: { usage: { inputTokens: 7, outputTokens: 2, thoughtTokens: 1 } } };
+  const usage = { type: "usage", inputTokens: 7, outputTokens: 2, reasoningTokens: 1, source: "turn" };
+
+  test("on a text chunk and on an update od drops: a usage event", () => {
+    expect(events({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" }, ...meta })).toMatchObject([
+      { type: "text.delta", text: "hi" },
+      usage,
+    ]);
+    expect(events({ sessionUpdate: "agent_thought_chunk", content: { type: "text", text: "" }, ...meta })).toMatchObject([usage]);
+    expect(events({ sessionUpdate: "usage_update", ...meta })).toMatchObject([usage]);
+  });
+
+  test("on a tool update, a plan or a mode change: not read (only the update's own events)", () => {
+    expect(
+      events({ sessionUpdate: "tool_call", toolCallId: "t1", title: "ls", kind: "execute", rawInput: { c: "ls" }, ...meta }),
+    ).toMatchObject([{ type: "tool.call", id: "t1" }]);
+    expect(events({ sessionUpdate: "plan", entries: [], ...meta })).toEqual([{ type: "plan", entries: [] }]);
+    expect(events({ sessionUpdate: "current_mode_update", currentModeId: "plan", ...meta })).toEqual([
+      { type: "status", label: "mode", detail: "plan" },
+    ]);
+  });
+});
