@@ -5,7 +5,7 @@ import type { Sink } from "./render.ts";
 const MAX_HELD = 8 * 1024;
 
 /**
- * stdout and stderr written in batches, in order, through out.ts (`Bun.write`: a third of the CPU
+ * stdout and stderr written in batches, in order, through out.ts (`streaming`: about half the CPU
  * of Node's `process.stdout.write`, and a failed write is said rather than thrown at the loop).
  * What is written waits until the event loop turns (setImmediate), so a burst of events read from
  * one chunk of the agent's pipe costs one write per stream instead of one per event, while a lone

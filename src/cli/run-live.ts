@@ -18,7 +18,7 @@ import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { compareAgents } from "./compare-args.ts";
 import { log } from "./log.ts";
-import { stderr, stdout } from "./out.ts";
+import { streaming } from "./out.ts";
 import { runParallel } from "./parallel-run.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs } from "./run-args.ts";
@@ -28,7 +28,7 @@ import { ttyBroker } from "./tty-broker.ts";
 export async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Registry; attempts: number }): Promise<number> {
   const controller = new AbortController();
   // Output that cannot be written (a full disk) cancels the run: it ends as od's error (STORAGE, exit 74).
-  const sinks = batchedSinks(stdout, stderr, (err) => controller.abort(err));
+  const sinks = batchedSinks(streaming("stdout"), streaming("stderr"), (err) => controller.abort(err));
   // Ctrl-C, a hangup (the terminal closed) and SIGTERM all cancel; the exit code names the first.
   let stoppedBy: StopSignal | undefined;
   const offStop = onStopSignals((signal, count) => {
