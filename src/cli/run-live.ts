@@ -18,6 +18,7 @@ import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { compareAgents } from "./compare-args.ts";
 import { log } from "./log.ts";
+import { streaming } from "./out.ts";
 import { runParallel } from "./parallel-run.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs } from "./run-args.ts";
@@ -26,7 +27,8 @@ import { ttyBroker } from "./tty-broker.ts";
 /** One agent, its events rendered as they come; the exit code says how it ended. */
 export async function runOne(request: RunRequest, args: RunArgs, opts: { registry: Registry; attempts: number }): Promise<number> {
   const controller = new AbortController();
-  const sinks = batchedSinks(process.stdout, process.stderr);
+  // Output that cannot be written (a full disk) cancels the run: it ends as od's error (STORAGE, exit 74).
+  const sinks = batchedSinks(streaming("stdout"), streaming("stderr"), (err) => controller.abort(err));
   // Ctrl-C, a hangup (the terminal closed) and SIGTERM all cancel; the exit code names the first.
   let stoppedBy: StopSignal | undefined;
   const offStop = onStopSignals((signal, count) => {
@@ -74,7 +76,7 @@ export async function runOne(request: RunRequest, args: RunArgs, opts: { registr
         render(p);
       }
   } finally {
-    sinks.flush();
+    await sinks.drained();
   }
   offStop();
   if (finished?.status === "cancelled") return STOP_SIGNALS[stoppedBy ?? "SIGINT"];

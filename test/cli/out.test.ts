@@ -7,7 +7,7 @@ const OUT = join(ROOT, "src/cli/out.ts");
 
 /** A script that writes through out.ts, with stdout on `redirect` (a shell redirection) and stderr piped. */
 function script(body: string, redirect = "") {
-  const code = `import { stdout, stderr } from ${JSON.stringify(OUT)};\n${body}`;
+  const code = `import { stdout, stderr, streaming } from ${JSON.stringify(OUT)};\n${body}`;
   const p = Bun.spawnSync(["/bin/sh", "-c", `"$0" -e "$1" ${redirect}`, process.execPath, code], { stdin: "ignore" });
   return { code: p.exitCode, out: p.stdout.toString(), err: p.stderr.toString() };
 }
@@ -32,5 +32,28 @@ describe("a command's stdout and stderr (cli/out.ts)", () => {
 
   test("isTTY asks the stream", () => {
     expect(script(`console.log(String(stdout.isTTY === process.stdout.isTTY))`).out).toBe("true\n");
+  });
+});
+
+describe("output that streams (streaming: od run's events)", () => {
+  // 3 MB in 2 KB writes, each awaited, while a timer ticks every 10 ms; the reader starts after 500 ms.
+  const slow = `const out = streaming("stdout"); let ticks = 0; const iv = setInterval(() => ticks++, 10);
+    for (let i = 0; i < 1500; i++) await out.write(String(i % 10).repeat(2047) + "\\n");
+    clearInterval(iv); console.error("ticks", ticks);`;
+
+  test("a reader slow to empty the pipe holds the writes back, not the event loop; everything arrives, in order", () => {
+    const r = script(slow, "| (sleep 0.5; cat)");
+    expect(Number(r.err.match(/ticks (\d+)/)?.[1])).toBeGreaterThan(20);
+    const lines = r.out.split("\n").slice(0, -1);
+    expect(lines).toHaveLength(1500);
+    expect(lines.every((l, i) => l === String(i % 10).repeat(2047))).toBe(true);
+  });
+
+  test("a reader gone ends the writing quietly; a full disk is an OdError (STORAGE)", () => {
+    const gone = script(`${slow}; console.error("went on")`, "| head -c 10 >/dev/null");
+    expect(gone.err).toContain("went on");
+    expect(gone.err).not.toMatch(/EPIPE|error/i);
+    const full = script(`try { await streaming("stdout").write("x\\n"); } catch (e) { console.error(e.code, e.message); }`, ">/dev/full");
+    expect(full.err).toMatch(/^STORAGE Could not write to stdout: .*no space left on device/i);
   });
 });

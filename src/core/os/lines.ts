@@ -28,6 +28,12 @@ export async function* frameLines(stream: AsyncIterable<Uint8Array>, maxLineByte
  */
 export async function* frameChunks(stream: AsyncIterable<Uint8Array>, maxLineBytes = DEFAULT_MAX_LINE_BYTES): AsyncGenerator<Frame[]> {
   const decoder = new TextDecoder();
+  // A chunk that starts and ends on a character's edge is decoded whole: `{ stream: true }` costs
+  // ten times as much (Bun), and an agent's JSONL chunk is ASCII-ended nearly always. Only the first
+  // chunk drops a byte-order mark, as a stream's start does; a U+FEFF later is text.
+  const whole = new TextDecoder("utf-8", { ignoreBOM: true });
+  /** The last chunk ended inside a character (or none came yet): `decoder` holds or may hold its start. */
+  let split = true;
   /** The text of the line the next chunk goes on with (none kept once it is too large). */
   let pending = "";
   let size = 0;
@@ -41,7 +47,10 @@ export async function* frameChunks(stream: AsyncIterable<Uint8Array>, maxLineByt
   };
 
   for await (const chunk of stream) {
-    const text = decoder.decode(chunk, { stream: true });
+    if (!chunk.length) continue;
+    const ends = chunk[chunk.length - 1]! < 0x80;
+    const text = split || !ends ? decoder.decode(chunk, { stream: true }) : whole.decode(chunk);
+    split = !ends;
     const frames: Frame[] = [];
     for (let start = 0, at = 0; ; ) {
       const nl = chunk.indexOf(10, start);

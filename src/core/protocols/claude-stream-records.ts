@@ -71,6 +71,19 @@ export const SHARED_RECORDS: Record<string, Mapper> = {
   },
 };
 
+/**
+ * A delta's id ("<message>:<block index>"), made once per block, not once per delta: a string
+ * joined anew is a rope, and a rope in an event costs its JSON.stringify (once per event, for the
+ * log and every reader) about 4x (20k text deltas: 14.5 ms vs 3.2 ms).
+ */
+function deltaId(state: ClaudeStreamState, index: number): string {
+  const messageId = state.messageId ?? "msg";
+  const last = state.deltaId;
+  if (last?.index === index && last.messageId === messageId) return last.id;
+  state.deltaId = { messageId, index, id: `${messageId}:${index}` };
+  return state.deltaId.id;
+}
+
 function streamEvent(e: Rec | undefined, state: ClaudeStreamState, tools: ToolDescriber | undefined): OdEventBody[] {
   switch (e?.type) {
     case "message_start":
@@ -85,7 +98,7 @@ function streamEvent(e: Rec | undefined, state: ClaudeStreamState, tools: ToolDe
     case "content_block_delta": {
       const index = num(e.index) ?? 0;
       const d = asRecord(e.delta);
-      const id = `${state.messageId ?? "msg"}:${index}`;
+      const id = deltaId(state, index);
       if (d?.type === "text_delta" && str(d.text)) return markStreamed(state, [{ type: "text.delta", id, text: str(d.text)! }]);
       if (d?.type === "thinking_delta" && str(d.thinking))
         return markStreamed(state, [{ type: "thinking.delta", id, text: str(d.thinking)! }]);

@@ -25,6 +25,8 @@ export interface ClaudeStreamState {
   failed: boolean;
   /** Synthetic counter for records without ids. */
   n: number;
+  /** The id of the block the last delta went to, made once per block (deltaId). */
+  deltaId?: { messageId: string; index: number; id: string };
 }
 
 /** Maps one record. */

@@ -73,6 +73,24 @@ describe("frameChunks", () => {
   });
 });
 
+describe("decoding", () => {
+  const bytes = (...b: number[]) => new Uint8Array(b);
+  test("a byte-order mark is dropped at the stream's start only; a U+FEFF at a later chunk's start is text", async () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    expect(await frames([bytes(...bom, 0x61, 0x0a), bytes(...bom, 0x62, 0x0a)])).toEqual([line("a"), line("\ufeffb")]);
+  });
+
+  test("characters split at every chunk edge, between whole ASCII-ended chunks, survive", async () => {
+    const text = "ab\né世\n😀x\nplain\n€\n";
+    const all = enc.encode(text);
+    for (let cut = 1; cut < all.length; cut++) {
+      const chunks = [all.subarray(0, cut), all.subarray(cut), enc.encode("tail\n"), enc.encode("é\n")];
+      const got = (await frames(chunks)).map((f) => (f.kind === "line" ? f.text : f.kind));
+      expect({ cut, got }).toEqual({ cut, got: [...text.split("\n").slice(0, -1), "tail", "é"] });
+    }
+  });
+});
+
 describe("TailBuffer", () => {
   test("keeps only the last bytes", () => {
     const t = new TailBuffer(8);
