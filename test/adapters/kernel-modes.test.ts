@@ -77,20 +77,17 @@ describe.skipIf(support.kind !== "landlock")(`modes the kernel alone holds (${su
     expect(acp.envKeys).toContain("INITIAL_AGENT_MODE");
   });
 
-  test("a run takes the kernel's support as od last found it (sandbox.json, keyed by this boot), without a probe", async () => {
+  test("a kept sandbox.json cannot make a run weaker: one that says less than the whole is probed over", async () => {
     await using tmp = tmpdir();
     const env = { HOME: tmp.path, OD_HOME: join(tmp.path, ".od"), PATH: "/usr/bin:/bin" };
     mkdirSync(join(tmp.path, "work", ".git"), { recursive: true });
     mkdirSync(env.OD_HOME);
-    // Unlike this machine (protect holds here), the kept answer says a .git cannot be made read-only.
-    const kept = { kind: "landlock", abi: support.abi, protect: false, reason: "kept: no user namespaces" };
-    writeFileSync(supportCachePath(env), JSON.stringify({ key: machineKey(), support: kept }));
+    // What a full-mode agent could write, key and all (every part of it is readable): "a .git cannot be held".
+    const forged = { kind: "landlock", abi: support.abi, protect: false, reason: "forged: no user namespaces" };
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: machineKey(), support: forged }));
     const plan = await planRun({ agent: "kimi", prompt: "x", cwd: join(tmp.path, "work"), mode: "edit" }, { registry, env });
-    expect(plan.sandbox).toMatchObject({ kind: "landlock", note: "kept: no user namespaces" });
-    // A key that no longer holds (another boot, another od) is probed over: the .git is held again.
-    writeFileSync(supportCachePath(env), JSON.stringify({ key: "another boot", support: kept }));
-    const probed = await planRun({ agent: "kimi", prompt: "x", cwd: join(tmp.path, "work"), mode: "edit" }, { registry, env });
-    expect(probed.sandbox?.note).toBeUndefined();
+    expect(plan.sandbox?.kind).toBe("landlock");
+    expect(plan.sandbox?.note).toBeUndefined(); // the probe's answer: the .git is held read-only
   });
 
   test("without the kernel (--sandbox off) they are refused those modes, as before", async () => {

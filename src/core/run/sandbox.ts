@@ -7,7 +7,7 @@ import { type BodyOf, Mode } from "../contract/events.ts";
 import type { ValidRequest } from "../contract/request.ts";
 import { chooseSandbox, type Sandbox, SandboxSetting, type Support } from "../os/sandbox/choose.ts";
 import { policyFor } from "../os/sandbox/policy.ts";
-import { cachedSandboxSupport } from "../os/sandbox/support-cache.ts";
+import { runSandboxSupport } from "../os/sandbox/support-cache.ts";
 import { plannedTmp } from "../os/sandbox/wrap.ts";
 import type { Env } from "./request.ts";
 
@@ -33,7 +33,7 @@ export interface SandboxPlanInput {
   env: Env;
   /** The surface's setting; else `$OD_SANDBOX`; else auto. */
   setting?: SandboxSetting;
-  /** The machine's support: by default as od last found it (`sandbox.json`, while its key holds), else probed and kept. */
+  /** The machine's support: by default a kept whole answer (`sandbox.json`, while its key holds), else probed. */
   support?: () => Support;
 }
 
@@ -51,7 +51,7 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
     mode: request.mode,
     where,
     policy,
-    support: input.support ?? (() => cachedSandboxSupport(env, { keep: true })),
+    support: input.support ?? (() => runSandboxSupport(env)),
   });
   if (!sandbox.policy) return { sandbox, stateDirs: [], ...cliModeOf(env, false) };
   const test = cliModeOf(env, true);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import type { Support } from "../../../src/core/os/sandbox/choose.ts";
-import { cachedSandboxSupport, machineKey, supportCachePath } from "../../../src/core/os/sandbox/support-cache.ts";
+import { cachedSandboxSupport, machineKey, runSandboxSupport, supportCachePath } from "../../../src/core/os/sandbox/support-cache.ts";
 import { tmpdir } from "../../helpers.ts";
 
 const LANDLOCK: Support = { kind: "landlock", abi: 7, protect: true };
@@ -64,6 +64,20 @@ describe.if(process.platform === "linux")("the sandbox support that od agents an
     }
     writeFileSync(supportCachePath(env), JSON.stringify({ key: "k", support: { ...LANDLOCK, extra: "x" } }));
     expect(cachedSandboxSupport(env, { probe: probeOf(LANDLOCK), key: () => "k" })).toEqual(LANDLOCK);
+  });
+
+  test("a run takes a kept answer only when it is the whole one: anything less, anyone's to write, is probed", async () => {
+    await using tmp = tmpdir();
+    const env = { OD_HOME: tmp.path };
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: "k", support: LANDLOCK }));
+    const whole = probeOf(LANDLOCK);
+    expect(runSandboxSupport(env, { probe: whole, key: () => "k" })).toEqual(LANDLOCK);
+    expect(whole.calls).toBe(0);
+    const less = { kind: "landlock", abi: 7, protect: false, reason: "no user namespaces" };
+    writeFileSync(supportCachePath(env), JSON.stringify({ key: "k", support: less }));
+    const probe = probeOf(LANDLOCK);
+    expect(runSandboxSupport(env, { probe, key: () => "k" })).toEqual(LANDLOCK);
+    expect(probe.calls).toBe(1);
   });
 
   test("a dry run reads what od agents kept, and writes nothing itself", async () => {

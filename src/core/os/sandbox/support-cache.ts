@@ -4,8 +4,8 @@
  * what it finds changes only with what is keyed here (this boot, this od, the namespaces and the
  * seccomp state od runs in, the sysctls on user namespaces). `od agents` and a run keep what they
  * find; a dry run only reads it (it writes nothing). Only a Landlock answer is kept (one that says
- * "none" may be a helper that failed once): anything else is probed each time. A kept answer that
- * no longer held would fail closed: the helper refuses to start an agent it cannot restrict.
+ * "none" may be a helper that failed once): anything else is probed each time. A run trusts only a
+ * kept answer that cannot weaken it (`runSandboxSupport`).
  */
 import { mkdirSync, readFileSync, readlinkSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { release } from "node:os";
@@ -81,6 +81,18 @@ export function cachedSandboxSupport(env: Env = process.env, opts: SupportCacheO
       // a read-only home only costs the next look a probe
     }
   return support;
+}
+
+/**
+ * A run's support. `sandbox.json` is anyone's to write, a full-mode agent's too, key and all: so a
+ * run takes a kept answer only when it is the whole one (Landlock, and a .git it can hold read-only),
+ * which cannot make the run weaker than a probe would (a whole answer that no longer held fails
+ * closed: the helper refuses to start an agent it cannot restrict). Anything less is probed.
+ */
+export function runSandboxSupport(env: Env = process.env, opts: Omit<SupportCacheOptions, "keep"> = {}): Support {
+  const kept = cachedSandboxSupport(env, { ...opts, keep: true });
+  if (kept.kind === "landlock" && kept.protect === true) return kept;
+  return (opts.probe ?? (() => sandboxSupport()))(); // once per process: the helper's facts are kept in memory
 }
 
 /** A kept Landlock answer, its fields checked and copied (the file is anyone's to edit); undefined when it is not one. */
