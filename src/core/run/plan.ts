@@ -8,6 +8,7 @@ import type { Adapter, Invocation } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { ImageInput } from "../contract/request.ts";
 import { RunRequest, type ValidRequest } from "../contract/request.ts";
+import { type CheckedRequest, plainRequest } from "../contract/request-plain.ts";
 import { z } from "../contract/zod.ts";
 import { guardCommandLineBudget, guardPromptArgBudget } from "../os/budget.ts";
 import { plannedPromptFile } from "../os/private-files.ts";
@@ -55,26 +56,32 @@ export interface Plan {
   sandbox: SandboxPlan;
 }
 
-export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
+/** A request the plain check leaves to the schema: zod's answer, or why it refuses it. */
+function checked(input: RunRequest): CheckedRequest {
   const parsed = RunRequest.safeParse(input, { jitless: true }); // once per run: no parser compiled for it
   if (!parsed.success) throw new OdError("INVALID_REQUEST", z.prettifyError(parsed.error), "See `od run --help`.");
+  return parsed.data;
+}
+
+export async function planRun(input: RunRequest, opts: RunOptions): Promise<Plan> {
+  const asked = plainRequest(input) ?? checked(input);
   const { registry } = opts;
   const env = opts.env ?? process.env;
-  const entry = registry.get(parsed.data.agent);
+  const entry = registry.get(asked.agent);
   if (!entry) {
     const known = registry.list().map((e) => e.adapter.id);
-    const guess = didYouMean(parsed.data.agent, known);
+    const guess = didYouMean(asked.agent, known);
     throw new OdError(
       "AGENT_UNKNOWN",
-      `No adapter named "${parsed.data.agent}"`,
+      `No adapter named "${asked.agent}"`,
       `${guess}Known agents: ${known.join(", ")}. See \`od plugins\`.`,
     );
   }
   // On a target: its working directory (absolute, or "" for the login directory), skills in the prompt.
-  const target = remoteTarget(entry.adapter, parsed.data);
+  const target = remoteTarget(entry.adapter, asked);
   const adapter = target ? remoteAdapter(entry.adapter, target) : entry.adapter;
-  const cwd = target ? (parsed.data.cwd ?? "") : resolve(parsed.data.cwd ?? process.cwd());
-  const request: ValidRequest = { ...parsed.data, cwd };
+  const cwd = target ? (asked.cwd ?? "") : resolve(asked.cwd ?? process.cwd());
+  const request: ValidRequest = { ...asked, cwd };
   if (request.model === "default") request.model = undefined;
   const sandbox = planSandbox({ adapter, request, env, setting: opts.sandbox, support: opts.sandboxSupport });
   checkRequest(adapter, request, registry, sandbox.sandbox);
