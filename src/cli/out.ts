@@ -1,4 +1,5 @@
 import { OdError } from "../core/contract/errors.ts";
+import { isTerminal } from "../core/os/terminal.ts";
 
 /**
  * stdout and stderr for a command's output, without Node's streams until one is needed: the first
@@ -6,18 +7,18 @@ import { OdError } from "../core/contract/errors.ts";
  * of CPU in a compiled od, a Bun hello-world's whole start. `Bun.write` to Bun's own file for the
  * descriptor costs what `console.log` does and, unlike it, says when a write failed: a reader gone
  * (`od agents | head`) ends the output quietly, anything else (a full disk) is od's error on stdout
- * (STORAGE, exit 74), never output lost with exit 0. Whether the output is a terminal is the one
- * question that needs the stream, and builds it when asked.
+ * (STORAGE, exit 74), never output lost with exit 0. Whether the output is a terminal is asked of
+ * the C library (terminal.ts), not of the stream.
  */
 export interface Out {
   readonly isTTY?: boolean;
   write(text: string): Promise<void>;
 }
 
-function native(name: "stdout" | "stderr", file: () => Bun.BunFile, stream: () => NodeJS.WriteStream): Out {
+function native(name: "stdout" | "stderr", file: () => Bun.BunFile, fd: number): Out {
   return {
     get isTTY() {
-      return stream().isTTY;
+      return isTerminal(fd);
     },
     async write(text: string) {
       try {
@@ -63,13 +64,5 @@ export function streaming(name: "stdout" | "stderr"): Out {
   };
 }
 
-export const stdout: Out = native(
-  "stdout",
-  () => Bun.stdout,
-  () => process.stdout,
-);
-export const stderr: Out = native(
-  "stderr",
-  () => Bun.stderr,
-  () => process.stderr,
-);
+export const stdout: Out = native("stdout", () => Bun.stdout, 1);
+export const stderr: Out = native("stderr", () => Bun.stderr, 2);

@@ -18,7 +18,7 @@ import { batchedSinks } from "./batched.ts";
 import { colorFor } from "./color.ts";
 import { compareAgents } from "./compare-args.ts";
 import { log } from "./log.ts";
-import { streaming } from "./out.ts";
+import { stderr, streaming } from "./out.ts";
 import { runParallel } from "./parallel-run.ts";
 import { createTextRenderer } from "./render.ts";
 import { printPlan, type RunArgs } from "./run-args.ts";
@@ -39,13 +39,13 @@ export async function runOne(request: RunRequest, args: RunArgs, opts: { registr
     }
     controller.abort();
   });
-  const color = colorFor(process.stderr);
+  const color = colorFor(stderr);
   // --json prints each event's line as the run log has it (made once, for both).
   const text = args.json ? undefined : createTextRenderer(sinks.out, sinks.err, color, { result: Boolean(args.result) });
   const render = text ? (p: Passed) => text(p.event) : (p: Passed) => sinks.out.write(`${p.json}\n`);
   let runFailure: EventOf<"error"> | undefined;
   let finished: EventOf<"run.finished"> | undefined;
-  const broker = args.ask && process.stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
+  const broker = args.ask && stderr.isTTY && existsSync("/dev/tty") ? ttyBroker(sinks.err) : undefined;
   if (args.ask && !broker) log.warn("--ask needs a terminal; the mode's policy decides instead");
   // A run of od's run service, kept in OD_HOME/runs like every surface's; a run refused before it started is an error, not history.
   const od = await createOd({ registry: opts.registry, recording: "best-effort", warn: (message) => log.warn(message), maxRuns: 1 });
@@ -114,7 +114,7 @@ export async function runSeveral(args: RunArgs, base: Omit<RunRequest, "agent">,
     if (count > 1) process.exit(STOP_SIGNALS[stoppedBy]); // a second one: leave now (every agent's group still goes)
     controller.abort();
   });
-  const color = colorFor(process.stderr);
+  const color = colorFor(stderr);
   const code = await runParallel(agents, base, { registry, json: Boolean(args.json), signal: controller.signal, color, attempts });
   process.exitCode = code === 130 && stoppedBy ? STOP_SIGNALS[stoppedBy] : code;
 }
