@@ -121,7 +121,7 @@ export async function benchScale(opts: { ns: number[]; events: number; reps: (n:
       ),
     );
     const peak = runs.map((r) => r.peakMiB);
-    out.push(figure("5 scale", `${label}: server peak RSS`, "MiB", peak, big ? { target: "< 300 MiB", met: Math.max(...peak) < 300 } : {}));
+    out.push(figure("5 scale", `${label}: server peak RSS`, "MiB", peak, big ? { target: "< 128 MiB", met: Math.max(...peak) < 128 } : {}));
     out.push(
       figure("5 scale", `${label}: events lost or out of order`, "count", [lost.length], {
         target: "0",
