@@ -3,7 +3,7 @@ import { DEFAULT_MAX_LINE_BYTES, type Frame, frameChunks, TailBuffer } from "./l
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";
 import { chunkPerTurn, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS, untilQuiet } from "./quiet.ts";
-import { noteSpawned, OWNER_MARKER, RUN_MARKER, runMark } from "./reap.ts";
+import { forksSoFar, noteSpawned, OWNER_MARKER, RUN_MARKER, runMark, type Since } from "./reap.ts";
 import { ensureSentinel, ownerMark } from "./sentinel.ts";
 import { comSpecOf, windowsLaunch } from "./windows.ts";
 
@@ -36,10 +36,13 @@ export class AgentProcess {
   private readonly tail: TailBuffer;
   private readonly stderrDone: Promise<void>;
   readonly exited: Promise<Exit>;
+  /** Where a reap of what it leaves behind may begin (marked.ts): its pid, and the kernel's count of processes just before it. */
+  readonly since: Since | undefined;
 
   constructor(private readonly spec: SpawnSpec) {
     const pipe = outPipe();
     let proc: AgentProcess["proc"];
+    const forks = forksSoFar();
     try {
       proc = spawn(spec, pipe?.childFd);
     } catch (err) {
@@ -47,6 +50,7 @@ export class AgentProcess {
       throw err;
     }
     pipe?.spawned();
+    this.since = forks === undefined ? undefined : { pid: proc.pid, forks };
     if (pipe) unread.register(this, pipe, pipe);
     this.pipe = pipe;
     const tail = new TailBuffer(spec.stderrTailBytes);

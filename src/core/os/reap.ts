@@ -1,4 +1,6 @@
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { findMarked, lookSoon, type Mark, type Since } from "./marked.ts";
+
+export { findMarked, forksSoFar, type Mark, marksReadable, type Since } from "./marked.ts";
 
 /**
  * Finding and ending what a run left behind, by the marks in its environment.
@@ -20,12 +22,6 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 export const RUN_MARKER = "OD_RUN_ID";
 /** Every agent's od: "<od pid>-<random>", one per od process (sentinel.ts). */
 export const OWNER_MARKER = "OD_OWNER";
-
-/** Where a process's environment can be read: only there do marks find anything. */
-export const marksReadable = process.platform === "linux";
-
-/** A process matches a mark when its environment holds every one of the mark's entries ("KEY=value"), exactly. */
-export type Mark = string[];
 
 /** Waits of the reap: after SIGTERM (then SIGKILL), and for SIGKILL to be done. */
 export interface ReapWaits {
@@ -61,52 +57,17 @@ export function exitReapNeeded(): boolean {
   return unmarkedSpawn || outstanding.size > 0;
 }
 
-/** Live processes of this user, od's own aside, that match any of `marks`. Races (a process gone meanwhile, one not ours) are skipped. */
-export function findMarked(marks: Mark[]): number[] {
-  if (!marksReadable || marks.length === 0) return [];
-  const needles = marks.map((mark) => mark.map((entry) => Buffer.from(`${entry}\0`)));
-  const uid = process.getuid?.();
-  let names: string[];
-  try {
-    names = readdirSync("/proc");
-  } catch {
-    return [];
-  }
-  const found: number[] = [];
-  for (const name of names) {
-    const first = name.charCodeAt(0);
-    if (first < 48 || first > 57 || Number(name) === process.pid) continue;
-    try {
-      if (uid !== undefined && statSync(`/proc/${name}`).uid !== uid) continue;
-      // Empty for a zombie (already dead) and a kernel thread.
-      const environ = readFileSync(`/proc/${name}/environ`);
-      if (needles.some((mark) => mark.every((entry) => holds(environ, entry)))) found.push(Number(name));
-    } catch {} // ENOENT: gone meanwhile; EACCES/EPERM: not ours to read
-  }
-  return found;
-}
-
-/** Whether NUL-separated `environ` holds `entry` (which ends with its NUL) as a whole entry. */
-function holds(environ: Buffer, entry: Buffer): boolean {
-  for (let at = environ.indexOf(entry); at >= 0; at = environ.indexOf(entry, at + 1)) if (at === 0 || environ[at - 1] === 0) return true;
-  // The last entry may lack its NUL (a process that rewrote its own environment).
-  const bare = entry.subarray(0, -1);
-  const at = environ.length - bare.length;
-  return at >= 0 && (at === 0 || environ[at - 1] === 0) && environ.subarray(at).equals(bare);
-}
-
 /**
  * The reap as steps: SIGTERM to every marked process (and to any that appears
  * meanwhile, a child forked late), then SIGKILL to what is left, until none
  * is or the waits are spent. Yields how long to wait before the next look;
  * returns how many processes it found at first.
  */
-function* steps(marks: Mark[], waits: ReapWaits): Generator<number, number> {
-  const first = findMarked(marks);
+function* steps(marks: Mark[], waits: ReapWaits, first = findMarked(marks), since?: Since): Generator<number, number> {
   if (first.length === 0) return settled(marks, 0);
   const termed = new Set<number>();
   const start = Date.now();
-  for (let left = first; left.length > 0; left = findMarked(marks)) {
+  for (let left = first; left.length > 0; left = findMarked(marks, since)) {
     const elapsed = Date.now() - start;
     if (elapsed >= waits.termMs + waits.killMs) return first.length; // waits spent: some may live on
     const kill = elapsed >= waits.termMs;
@@ -133,8 +94,8 @@ function signal(pid: number, name: NodeJS.Signals): void {
 }
 
 /** Ends every process matching `marks`, SIGTERM first; resolves once none is left or the waits are spent. Returns how many it found. */
-export async function reap(marks: Mark[], waits: ReapWaits = REAP_WAITS): Promise<number> {
-  const run = steps(marks, waits);
+export async function reap(marks: Mark[], waits: ReapWaits = REAP_WAITS, since?: Since): Promise<number> {
+  const run = steps(marks, waits, await lookSoon(marks, since), since);
   for (let step = run.next(); ; step = run.next()) {
     if (step.done) return step.value;
     await Bun.sleep(step.value);

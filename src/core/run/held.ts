@@ -6,7 +6,7 @@ import { untilExit } from "../os/exit-cleanup.ts";
 import { writePrivateFiles, writePromptFile } from "../os/private-files.ts";
 import { AgentProcess } from "../os/process.ts";
 import type { Ladder } from "../os/process-group.ts";
-import { type Mark, RUN_MARKER, reap, reapNow, runMark } from "../os/reap.ts";
+import { type Mark, REAP_WAITS, RUN_MARKER, reap, reapNow, runMark } from "../os/reap.ts";
 import { ownerMark } from "../os/sentinel.ts";
 import { type AppliedSkills, applySkills } from "../skills/apply.ts";
 import type { Plan } from "./plan.ts";
@@ -80,7 +80,7 @@ export class Held {
     else if (this.transport && (await isRunning(this.transport))) await this.transport.cancel(ladder);
     // What left the agent's group (setsid) outlived the cancel: it still carries the run's mark.
     const marks = this.marks();
-    if (marks) await reap(marks);
+    if (marks) await reap(marks, REAP_WAITS, this.transport instanceof AgentProcess ? this.transport.since : undefined);
     this.releaseSlot?.();
     const kept = this.applied?.undo() ?? [];
     for (const written of [this.promptFile, this.files])

@@ -1,7 +1,8 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
+import * as fs from "node:fs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { findMarked, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
+import { findMarked, forksSoFar, reap, reapNow, runMark } from "../../../src/core/os/reap.ts";
 import { alive, ROOT } from "../../helpers.ts";
 
 /** `cmd` in a session of its own, `env` added to PATH. */
@@ -49,6 +50,55 @@ describe.skipIf(process.platform !== "linux")("reap by mark", () => {
       expect(JSON.parse(self.stdout.toString()).toSorted()).toEqual([both.pid, otherOwner.pid].toSorted());
     } finally {
       for (const p of [both, otherOwner, longer, inValue]) p.kill("SIGKILL");
+    }
+  });
+
+  test("reaps asked in the same turn share one walk of /proc, and each ends only what carries its own mark", async () => {
+    const [a, b, c] = [crypto.randomUUID(), crypto.randomUUID(), crypto.randomUUID()];
+    const pa = start(["sleep", "1000"], { OD_RUN_ID: a });
+    const pb = start(["sleep", "1000"], { OD_RUN_ID: b });
+    const pc = start(["sleep", "1000"], { OD_RUN_ID: c });
+    try {
+      expect(await until(() => [a, b, c].every((id) => findMarked([runMark(id)]).length === 1), 2000)).toBe(true);
+      const walks = spyOn(fs, "readdirSync");
+      try {
+        expect(await Promise.all([reap([runMark(a)]), reap([runMark(b)]), reap([runMark(crypto.randomUUID())])])).toEqual([1, 1, 0]);
+        // One walk answered the three first looks; each reap that found something looked once more to see it gone.
+        expect(walks.mock.calls.filter(([dir]) => dir === "/proc").length).toBeLessThanOrEqual(3);
+      } finally {
+        walks.mockRestore();
+      }
+      expect([pa.pid, pb.pid].filter(alive)).toEqual([]);
+      expect(alive(pc.pid)).toBe(true);
+    } finally {
+      for (const p of [pa, pb, pc]) p.kill("SIGKILL");
+    }
+  });
+
+  test("a reap from an agent looks only at processes made since it, unless pid numbers may have gone round meanwhile", async () => {
+    const id = crypto.randomUUID();
+    const older = start(["sleep", "1000"], { OD_RUN_ID: id });
+    const forks = forksSoFar()!;
+    const agent = start(["sleep", "1000"], { OD_RUN_ID: id });
+    try {
+      expect(forksSoFar()!).toBeGreaterThan(forks);
+      expect(await until(() => findMarked([runMark(id)]).length === 2, 2000)).toBe(true);
+      expect(findMarked([runMark(id)], { pid: agent.pid, forks })).toEqual([agent.pid]);
+      // As many processes made since as pid numbers above the agent's: a wrap is possible, every process is looked at.
+      const pidMax = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8"));
+      expect(findMarked([runMark(id)], { pid: agent.pid, forks: forks - pidMax }).toSorted()).toEqual([older.pid, agent.pid].toSorted());
+    } finally {
+      for (const p of [older, agent]) p.kill("SIGKILL");
+    }
+  });
+
+  test("a process whose environment is larger than the read buffer is still found by its mark at the end", async () => {
+    const id = crypto.randomUUID();
+    const big = start(["sleep", "1000"], { BIG: "x".repeat(100_000), OD_RUN_ID: id });
+    try {
+      expect(await until(() => findMarked([runMark(id)]).includes(big.pid), 2000)).toBe(true);
+    } finally {
+      big.kill("SIGKILL");
     }
   });
 
