@@ -47,8 +47,14 @@ export function pathsIn(input: unknown, keys: readonly string[] = []): string[] 
  * is. A name the table does not know is `other`, with no files.
  */
 export function toolTable(rules: Record<string, ToolRule>): ToolDescriber {
-  const lower = new Map(Object.entries(rules).map(([name, rule]) => [name.toLowerCase(), rule]));
-  return (name, input) => factsOf(Object.hasOwn(rules, name) ? rules[name] : lower.get(name.toLowerCase()), input);
+  // Built at the first name not spelt as the table spells it: every adapter's table is made as od
+  // loads its adapters (`od agents` too, which parses nothing), and making them all took ~1 ms.
+  let lower: Map<string, ToolRule> | undefined;
+  const folded = (name: string) => {
+    lower ??= new Map(Object.entries(rules).map(([n, rule]) => [n.toLowerCase(), rule]));
+    return lower.get(name.toLowerCase());
+  };
+  return (name, input) => factsOf(Object.hasOwn(rules, name) ? rules[name] : folded(name), input);
 }
 
 /** A call's facts from its rule (none: other). */
