@@ -97,6 +97,11 @@ describe("lines JSON.parse refuses", () => {
     ["\ufeff[1]", [rawOf("\ufeff[1]")], true],
     ['{"type":"item","text":"hi', [rawOf('{"type":"item","text":"hi')], true],
     ['{"type":"x","delta":"half"', [rawOf('{"type":"x","delta":"half"'), { type: "text.delta", id: "degraded", text: "half" }], true],
+    [
+      '{"text":"a\\"b\\n","content":[{"delta":"c"},{"text":"d',
+      [rawOf('{"text":"a\\"b\\n","content":[{"delta":"c"},{"text":"d'), { type: "text.delta", id: "degraded", text: 'a"b\nc' }],
+      true,
+    ],
     ["null", [text], false, null],
     [" true \r", [text], false, true],
     ["false", [text], false, false],
