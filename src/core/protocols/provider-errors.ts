@@ -83,15 +83,20 @@ export const PROVIDER_RULES: readonly ProviderRule[] = [
 /**
  * The first n rules' patterns in one, for n = 1 … all (regex-union.ts: grouped by first letter, a
  * third of the cost of the same alternatives in table order). A text the whole table's union does
- * not match, most of what agents report, is told so by one look.
+ * not match, most of what agents report, is told so by one look. Each is made when first asked
+ * (the whole table's ~0.5 ms cold), not when od starts.
  */
-export const FIRST_RULES: readonly RegExp[] = PROVIDER_RULES.map((_, n) => unionOf(PROVIDER_RULES.slice(0, n + 1).map((r) => r.pattern)));
+export function firstRules(): readonly RegExp[] {
+  return PROVIDER_RULES.map((_, n) => new RegExp(union(n + 1).source, "i")); // without the g its test would keep a lastIndex
+}
 
-/** The same, asked from a position on (lastIndex). */
-const FIRST_FROM = FIRST_RULES.map((union) => new RegExp(union.source, "gi"));
+/** The union of the first n rules, asked from a position on (lastIndex). */
+const unions: RegExp[] = [];
+const union = (n: number): RegExp =>
+  (unions[n - 1] ??= new RegExp(unionOf(PROVIDER_RULES.slice(0, n).map((r) => r.pattern)).source, "gi"));
 
 /** Every rule, each in a group of its own, asked at one position only (lastIndex): the first group that took part is the first rule that matches there. */
-const AT = new RegExp(PROVIDER_RULES.map((rule) => `(${rule.pattern.source})`).join("|"), "iy");
+let at: RegExp | undefined;
 
 /**
  * The first rule whose words are in the text, or undefined. Where the first match of any rule
@@ -104,12 +109,13 @@ export function matchProviderError(text: string): ProviderRule | undefined {
   let n = PROVIDER_RULES.length;
   let from = 0;
   for (;;) {
-    const union = FIRST_FROM[n - 1]!;
-    union.lastIndex = from;
-    const found = union.exec(text);
+    const look = union(n);
+    look.lastIndex = from;
+    const found = look.exec(text);
     if (!found) return n === PROVIDER_RULES.length ? undefined : PROVIDER_RULES[n];
-    AT.lastIndex = found.index;
-    const groups = AT.exec(text)!;
+    at ??= new RegExp(PROVIDER_RULES.map((rule) => `(${rule.pattern.source})`).join("|"), "iy");
+    at.lastIndex = found.index;
+    const groups = at.exec(text)!;
     n = groups.findIndex((g, i) => i > 0 && g !== undefined) - 1;
     if (n === 0) return PROVIDER_RULES[0];
     from = found.index + 1;

@@ -74,6 +74,8 @@ describe("unionOf", () => {
 
   test("refuses patterns that capture, or whose flags differ", () => {
     expect(() => unionOf([/a(b)/i])).toThrow(/captures/);
+    expect(() => unionOf([/a(?<name>b)/i])).toThrow(/captures/);
+    expect(unionOf([/(?<!x)a|(?<=y)b|(?=c)d|(?!e)f|(?:g)|\(h\)|[(]i|[\]()]j/i]).test("(h)")).toBe(true);
     expect(() => unionOf([/a/i, /b/])).toThrow(/flags/);
     expect(() => unionOf([/a/g])).toThrow(/flags/);
   });
