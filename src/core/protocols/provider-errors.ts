@@ -92,8 +92,7 @@ export function firstRules(): readonly RegExp[] {
 
 /** The union of the first n rules, asked from a position on (lastIndex). */
 const unions: RegExp[] = [];
-const union = (n: number): RegExp =>
-  (unions[n - 1] ??= new RegExp(unionOf(PROVIDER_RULES.slice(0, n).map((r) => r.pattern)).source, "gi"));
+const union = (n: number): RegExp => (unions[n - 1] ??= new RegExp(unionOf(PROVIDER_RULES.slice(0, n).map((r) => r.pattern)).source, "gi"));
 
 /** Every rule, each in a group of its own, asked at one position only (lastIndex): the first group that took part is the first rule that matches there. */
 let at: RegExp | undefined;

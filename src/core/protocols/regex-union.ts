@@ -41,7 +41,10 @@ function captures(source: string): boolean {
     if (c === BACKSLASH) i++;
     else if (inClass) inClass = c !== CLOSE_CLASS;
     else if (c === OPEN_CLASS) inClass = true;
-    else if (c === OPEN && (source.charCodeAt(i + 1) !== QUESTION || (source.charCodeAt(i + 2) === LESS && !"=!".includes(source[i + 3] ?? ""))))
+    else if (
+      c === OPEN &&
+      (source.charCodeAt(i + 1) !== QUESTION || (source.charCodeAt(i + 2) === LESS && !"=!".includes(source[i + 3] ?? "")))
+    )
       return true;
   }
   return false;
