@@ -1,4 +1,4 @@
-import { arr, asRecord, type OdEventBody, pathsIn, type ToolFacts, todoPlan } from "../../src/plugin.ts";
+import { arr, asRecord, type OdEventBody, type ToolFacts, todoPlan } from "../../src/plugin.ts";
 
 /** What Codex's items say besides their text: what a tool-like item does, and the agent's plan. */
 
@@ -14,7 +14,12 @@ export function codexFacts(item: Rec): ToolFacts {
     case "command_execution":
       return { kind: "execute" };
     case "file_change": {
-      const paths = pathsIn({ paths: arr(item.changes).map((c) => asRecord(c)?.path) }, ["paths"]);
+      // Each change's path, once, in order (as pathsIn reads a list), without a list of them made first.
+      const paths: string[] = [];
+      for (const c of arr(item.changes)) {
+        const path = asRecord(c)?.path;
+        if (typeof path === "string" && path && !paths.includes(path)) paths.push(path);
+      }
       return paths.length ? { kind: "edit", paths } : { kind: "edit" };
     }
     case "web_search":

@@ -105,7 +105,8 @@ function webSearch(it: Rec, id: string, phase: string, state: CodexState): OdEve
   if (phase !== "item.completed" && !query)
     return phase === "item.started" && !state.open.has(id) ? [{ type: "status", label: "searching the web" }] : [];
   const queries = arr(action?.queries).filter((q): q is string => typeof q === "string");
-  const input = { query, ...(queries.length > 1 ? { queries } : {}) };
+  const input: Rec = { query };
+  if (queries.length > 1) input.queries = queries;
   return tool(state, it, phase === "item.completed", "web_search", input, () => ({ output: "", isError: false }));
 }
 
@@ -191,13 +192,13 @@ function fail(state: CodexState, message: string): OdEventBody[] {
   if (state.failed) return [];
   state.failed = true;
   // The model provider's `env_key` variable is unset: codex sent nothing, there is no key to use.
-  if (/^Missing environment variable/i.test(message))
-    return [
-      {
-        ...errorFromText(message, AGENT),
-        code: "AGENT_AUTH_REQUIRED",
-        hint: `Set that variable to your provider's API key, or log in: ${AGENT.login}`,
-      },
-    ];
-  return [errorFromText(message, AGENT)];
+  const error = errorFromText(message, AGENT);
+  if (/^Missing environment variable/i.test(message)) {
+    // Set on the error as made (no copy of it): the same fields, in the same order.
+    error.code = "AGENT_AUTH_REQUIRED";
+    error.hint = MISSING_KEY_HINT;
+  }
+  return [error];
 }
+
+const MISSING_KEY_HINT = `Set that variable to your provider's API key, or log in: ${AGENT.login}`;

@@ -18,13 +18,11 @@ export function interpret<S>(driver: Driver<S>, state: S, line: string, validate
   if (!driver.textLines && blank(line)) return { events: [] };
   let record: unknown = line;
   if (!driver.textLines) {
+    if (!mayBeJson(line)) return unparsed(line);
     try {
       record = JSON.parse(line);
     } catch {
-      if (!/^\s*[{[]/.test(line)) return { events: [raw(line)] };
-      // Broken structured output: the line is kept, and whatever text it carried is salvaged.
-      const text = salvageText(line);
-      return { events: [raw(line), ...(text ? [{ type: "text.delta" as const, id: "degraded", text }] : [])], malformed: true };
+      return unparsed(line);
     }
   }
   let step: DriverStep | Promise<DriverStep>;
@@ -90,16 +88,43 @@ function bodies(events: unknown, validate: boolean): OdEventBody[] {
   return validate ? out.map((body) => (valid(body) ? body : raw(JSON.stringify(body) ?? String(body)))) : out;
 }
 
+/** A line JSON.parse refused: kept raw; when it looks like broken structured output, with whatever text it carried salvaged. */
+function unparsed(line: string): DriverStep {
+  if (!/^\s*[{[]/.test(line)) return { events: [raw(line)] };
+  const text = salvageText(line);
+  return { events: [raw(line), ...(text ? [{ type: "text.delta" as const, id: "degraded", text }] : [])], malformed: true };
+}
+
+/**
+ * Whether JSON.parse could take the line: false when what follows its JSON white space can begin
+ * no JSON value (a log line an agent prints among its records), which would cost a throw (~0.5 µs
+ * in JSC, as much as parsing a record of a few hundred bytes) for the same answer.
+ */
+function mayBeJson(line: string): boolean {
+  let i = 0;
+  let c = line.charCodeAt(0);
+  while (c === 32 || c === 9 || c === 10 || c === 13) c = line.charCodeAt(++i);
+  // { [ " - and digits begin a value; t, f and n only as true, false and null, the whole line.
+  if (c === 123 || c === 91 || c === 34 || c === 45 || (c >= 48 && c <= 57)) return true;
+  return (c === 116 || c === 102 || c === 110) && LITERAL.test(line);
+}
+
+const LITERAL = /^[ \t\n\r]*(?:true|false|null)[ \t\n\r]*$/;
+
 /** The string values of "text" and "delta" fields in a line that does not parse (not tool inputs or results). */
 export function salvageText(line: string): string {
-  const out: string[] = [];
-  for (const m of line.matchAll(/"(?:text|delta)"\s*:\s*"((?:[^"\\]|\\.)*)"/g)) {
+  // One regex asked in a loop: matchAll makes a copy of it and an iterator per line (~100 ns).
+  let out = "";
+  SALVAGED.lastIndex = 0;
+  for (let m = SALVAGED.exec(line); m; m = SALVAGED.exec(line)) {
     try {
-      out.push(JSON.parse(`"${m[1]}"`));
+      out += JSON.parse(`"${m[1]}"`);
     } catch {}
   }
-  return out.join("");
+  return out;
 }
+
+const SALVAGED = /"(?:text|delta)"\s*:\s*"((?:[^"\\]|\\.)*)"/g;
 
 /**
  * Whether the line is only white space, as `!line.trim()` says, without trimming a line that starts

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ErrorCode } from "../../../src/core/contract/errors.ts";
 import { classifyStderr, errorFromText } from "../../../src/core/protocols/classify-text.ts";
-import { ANY_RULE, PROVIDER_RULES } from "../../../src/core/protocols/provider-errors.ts";
+import { firstRules, matchProviderError, PROVIDER_RULES } from "../../../src/core/protocols/provider-errors.ts";
 import { FIXTURES } from "../../helpers.ts";
 
 interface Case {
@@ -91,22 +91,34 @@ describe("hints", () => {
   });
 });
 
-describe("the look before the table (ANY_RULE)", () => {
-  test("every rule can join it: case-insensitive only, no group or back reference a union would renumber", () => {
+describe("the looks before the table (firstRules)", () => {
+  test("every rule can join them: case-insensitive only, no group or back reference a union would renumber", () => {
     for (const rule of PROVIDER_RULES) {
       expect(rule.pattern.flags, rule.what).toBe("i");
       expect(rule.pattern.source, rule.what).not.toMatch(/\\[1-9k]|\((?!\?)/);
     }
   });
 
-  test("it matches exactly the texts some rule matches: every row of the tables, and words none knows", () => {
-    const texts = [
-      ...tables.flatMap((t) => t.cases.map(textOf)),
-      "Codex reported a failed turn",
-      "stream disconnected before completion: error sending request",
-      "disk quota exceeded",
-      "HTTP 401:1",
-    ];
-    for (const text of texts) expect(ANY_RULE.test(text), text).toBe(PROVIDER_RULES.some((rule) => rule.pattern.test(text)));
+  const texts = [
+    ...tables.flatMap((t) => t.cases.map(textOf)),
+    "Codex reported a failed turn",
+    "stream disconnected before completion: error sending request",
+    "disk quota exceeded",
+    "HTTP 401:1",
+    // Several rules' words, the later rule's first: the table's order decides, not the text's.
+    "429 Too Many Requests: insufficient_quota",
+    "401 Unauthorized: prompt is too long",
+    "rate limit reached; model not found",
+  ];
+
+  test("the union of the first n rules matches exactly the texts one of them matches: every row of the tables, and words none knows", () => {
+    for (const text of texts)
+      firstRules().forEach((union, n) =>
+        expect(union.test(text), `${n}: ${text}`).toBe(PROVIDER_RULES.slice(0, n + 1).some((rule) => rule.pattern.test(text))),
+      );
+  });
+
+  test("the rule found is the table's first that matches", () => {
+    for (const text of texts) expect(matchProviderError(text), text).toBe(PROVIDER_RULES.find((rule) => rule.pattern.test(text)));
   });
 });

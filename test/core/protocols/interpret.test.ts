@@ -79,3 +79,42 @@ describe("blank lines", () => {
     expect(seen).toEqual(["", " ", "\u00a0"]);
   });
 });
+
+describe("lines JSON.parse refuses", () => {
+  const records: unknown[] = [];
+  const json = linesDriver({ kind: "lines", createState: () => ({}), parse: (r) => (records.push(r), [text]) });
+  const rawOf = (l: string): OdEventBody => ({ type: "raw", stream: "stdout", line: l });
+
+  // Each case: the line, what it becomes, whether it is broken structured output, and the value the
+  // parser gets when it is JSON. A line no JSON value can begin is not handed to JSON.parse at all
+  // (a throw costs ~0.5 µs): the answers must be those of the throw.
+  const lines: Array<[string, OdEventBody[], boolean?, unknown?]> = [
+    ["not json: a stray log line", [rawOf("not json: a stray log line")]],
+    ["Reading additional input from stdin...", [rawOf("Reading additional input from stdin...")]],
+    ["truest", [rawOf("truest")]],
+    ["false!", [rawOf("false!")]],
+    ["-", [rawOf("-")]],
+    ["\ufeff[1]", [rawOf("\ufeff[1]")], true],
+    ['{"type":"item","text":"hi', [rawOf('{"type":"item","text":"hi')], true],
+    ['{"type":"x","delta":"half"', [rawOf('{"type":"x","delta":"half"'), { type: "text.delta", id: "degraded", text: "half" }], true],
+    [
+      '{"text":"a\\"b\\n","content":[{"delta":"c"},{"text":"d',
+      [rawOf('{"text":"a\\"b\\n","content":[{"delta":"c"},{"text":"d'), { type: "text.delta", id: "degraded", text: 'a"b\nc' }],
+      true,
+    ],
+    ["null", [text], false, null],
+    [" true \r", [text], false, true],
+    ["false", [text], false, false],
+    ["-1.5", [text], false, -1.5],
+    ['"a string"', [text], false, "a string"],
+  ];
+
+  for (const [line, events, malformed, record] of lines)
+    test(`${JSON.stringify(line)} → ${events.map((e) => e.type).join(", ")}${malformed ? " (malformed)" : ""}`, () => {
+      records.length = 0;
+      const step = interpret(json, {}, line);
+      expect(step.events).toEqual(events);
+      expect(Boolean(step.malformed)).toBe(Boolean(malformed));
+      expect(records).toEqual(events[0] === text ? [record] : []);
+    });
+});
