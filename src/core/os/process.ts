@@ -1,8 +1,8 @@
 import { OdError } from "../contract/errors.ts";
-import { DEFAULT_MAX_LINE_BYTES, type Frame, frameChunks, TailBuffer } from "./lines.ts";
+import { DEFAULT_MAX_LINE_BYTES, type Frame, TailBuffer } from "./lines.ts";
 import { type OutPipe, outPipe } from "./out-pipe.ts";
 import { DEFAULT_LADDER, killGroup, type Ladder } from "./process-group.ts";
-import { chunkPerTurn, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS, untilQuiet } from "./quiet.ts";
+import { framesPerTurn, QUIET_AFTER_EXIT_MS, STDERR_AFTER_EXIT_MS, untilQuiet } from "./quiet.ts";
 import { forksSoFar, noteSpawned, OWNER_MARKER, RUN_MARKER, runMark, type Since } from "./reap.ts";
 import { ensureSentinel, ownerMark } from "./sentinel.ts";
 import { comSpecOf, windowsLaunch } from "./windows.ts";
@@ -97,10 +97,7 @@ export class AgentProcess {
     if (this.pipe) unread.unregister(this.pipe);
     const stdout = this.pipe?.read() ?? (this.proc.stdout as ReadableStream<Uint8Array>);
     try {
-      yield* frameChunks(
-        chunkPerTurn(untilQuiet(stdout, this.exited, QUIET_AFTER_EXIT_MS)),
-        this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-      );
+      yield* framesPerTurn(stdout, this.exited, this.spec.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES);
     } finally {
       this.pipe?.close();
     }

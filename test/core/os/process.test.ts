@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { join } from "node:path";
 import { AgentProcess } from "../../../src/core/os/process.ts";
 import { groupMembers } from "../../../src/core/os/process-group.ts";
-import { chunkPerTurn, QUIET_AFTER_EXIT_MS } from "../../../src/core/os/quiet.ts";
+import { framesPerTurn, QUIET_AFTER_EXIT_MS } from "../../../src/core/os/quiet.ts";
 import { alive, FAKE_AGENT, installFake, tmpdir } from "../../helpers.ts";
 
 const fast = { intMs: 300, termMs: 300, killMs: 500 };
@@ -72,9 +72,14 @@ describe("AgentProcess", () => {
 });
 
 test("output that is always ready is read one chunk per turn of the event loop: timers and writes still get theirs", async () => {
-  async function* flood() {
-    for (let i = 0; i < 50; i++) yield new Uint8Array(8);
-  }
+  const line = new TextEncoder().encode("{}\n");
+  let i = 0;
+  const flood = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i++ < 50) controller.enqueue(line);
+      else controller.close();
+    },
+  });
   let turns = 0;
   let reading = true;
   const turn = () => {
@@ -83,7 +88,10 @@ test("output that is always ready is read one chunk per turn of the event loop: 
   };
   setImmediate(turn);
   let chunks = 0;
-  for await (const _ of chunkPerTurn(flood())) chunks++;
+  for await (const frames of framesPerTurn(flood, new Promise(() => {}))) {
+    expect(frames).toEqual([{ kind: "line", text: "{}" }]);
+    chunks++;
+  }
   reading = false;
   expect(chunks).toBe(50);
   expect(turns).toBeGreaterThanOrEqual(49);
