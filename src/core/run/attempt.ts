@@ -86,6 +86,7 @@ export async function* attempt(input: RunRequest, opts: RunOptions): AsyncGenera
 
 /** Launches the plan and opens its session: the transport, the driver's opening messages, the supervisor. */
 function start(plan: Plan, invocation: Invocation, prompt: string, opts: RunOptions, held: Held, outcome: Outcome): Drive {
+  opts.onLaunch?.();
   const transport = launch(plan, invocation, opts.runId ?? crypto.randomUUID());
   held.transport = transport;
   const { state, send } = plan.driver.start(driverContext(plan, prompt));

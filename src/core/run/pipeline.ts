@@ -75,7 +75,7 @@ export async function* createRunBatches(asked: RunRequest, opts: CreateRunOption
   let current = request;
   for (let n = 1; ; n++) {
     let finished: BodyOf<"run.finished"> | undefined;
-    for await (const bodies of attempt(current, { ...opts, runId })) {
+    for await (const bodies of attempt(current, { ...opts, runId, onLaunch: () => summary.launching() })) {
       const events: OdEvent[] = [];
       for (const body of bodies) {
         if (body.type === "run.finished") {

@@ -40,6 +40,8 @@ export interface RunOptions {
    * refuses one that left its roots while the run waited); an OdError it throws ends the run, failed.
    */
   resolveCwd?: (cwd: string) => string;
+  /** Called just before the agent is spawned: the pipeline takes its picture of the folder there, which the agent cannot race. */
+  onLaunch?: () => void;
   /** The skills to choose from, or how to load them when the request names any (default: the user's skill folders). */
   skills?: SkillCatalog | (() => Promise<SkillCatalog>);
 }

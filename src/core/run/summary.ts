@@ -89,15 +89,23 @@ export class Summary {
     else if (e.type === "run.started") this.attemptStarted();
   }
 
+  /**
+   * This machine's picture of the folder, taken as the first attempt's agent is about to be spawned
+   * (`onLaunch`): taken once it was spawned, an agent quick to write could change a file first, and
+   * that change was never seen (a loaded machine did so to summary.test's fake agent).
+   */
+  launching(): void {
+    if (this.snapshotted || !this.source) return;
+    this.snapshotted = true;
+    void this.source.snapshot();
+  }
+
   /** A retried run is summed up by its last attempt (usage aside: every attempt was paid for). */
   private attemptStarted(): void {
     this.text = new TextJoin();
     this.error = undefined;
     this.raw = "";
     this.started = true;
-    if (this.snapshotted || !this.source) return;
-    this.snapshotted = true;
-    void this.source.snapshot();
   }
 
   async result(): Promise<BodyOf<"run.result">> {

@@ -1,9 +1,11 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import type { OdEventBody } from "../../../src/core/contract/events.ts";
+import { findMarked, runMark } from "../../../src/core/os/reap.ts";
 import { MAX_RESULT_TEXT, Summary } from "../../../src/core/run/summary.ts";
+import * as changes from "../../../src/core/workspace/changes.ts";
 import { MAX_DIFF_BYTES } from "../../../src/core/workspace/git.ts";
 import { collect, finished, installFake, ofType, ROOT, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
@@ -72,6 +74,27 @@ describe("run result", () => {
     expect(ofType(events, "run.result")[0]).toMatchObject({ files: ["same.txt"], diff: undefined });
   });
 
+  test("the picture of the folder is taken before the agent is spawned, so no agent can write before it", async () => {
+    await using tmp = tmpdir();
+    const runId = crypto.randomUUID();
+    const fake = installFake(tmp.path, "fake-agent", [{ read: "all" }, { stdout: { t: "text", v: "ok" } }]);
+    // What carries the run's mark when the picture is taken: the agent, if it was spawned already.
+    let atPicture: number[] | undefined;
+    const real = changes.localChanges;
+    const spy = spyOn(changes, "localChanges").mockImplementation((cwd, skip) => {
+      const source = real(cwd, skip);
+      return { ...source, snapshot: () => ((atPicture = findMarked([runMark(runId)])), source.snapshot()) };
+    });
+    try {
+      await collect(
+        runAgent({ agent: "fake", prompt: "x", cwd: tmp.path }, { registry: createRegistry([fakeAdapter]), env: fake.env, runId }),
+      );
+    } finally {
+      spy.mockRestore();
+    }
+    expect(atPicture).toEqual([]);
+  });
+
   test("the final text is capped: past 1 MiB it is cut, and says so, and no more of it is kept", async () => {
     const summary = new Summary(undefined);
     const chunk = "x".repeat(1000);
@@ -96,6 +119,7 @@ describe("run result", () => {
     const home = join(tmp.path, ".od");
     Bun.spawnSync(["mkdir", "-p", join(home, "runs")]);
     const summary = new Summary(tmp.path, [home]);
+    summary.launching();
     summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: tmp.path, mode: "edit" });
     writeFileSync(join(home, "runs", "events.jsonl"), "{}\n");
     writeFileSync(join(tmp.path, "work.txt"), "done\n");
@@ -111,6 +135,7 @@ describe("run result", () => {
       `mkdir ${repo} && cd ${repo} && git init -q && echo one > data.txt && git add data.txt && git -c user.name=t -c user.email=t@t commit -qm init`,
     ]);
     const summary = new Summary(repo);
+    summary.launching();
     summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: repo, mode: "edit" });
     writeFileSync(join(repo, "data.txt"), "a changed line of data\n".repeat((3 * MAX_DIFF_BYTES) / 16));
     const result = await summary.result();
@@ -133,6 +158,7 @@ describe("run result", () => {
       `import { writeFileSync } from "node:fs";
 import { Summary } from ${JSON.stringify(join(ROOT, "src/core/run/summary.ts"))};
 const summary = new Summary(${JSON.stringify(dir)});
+summary.launching();
 summary.observe({ type: "run.started", agent: "a", bin: "a", argv: [], cwd: ${JSON.stringify(dir)}, mode: "edit" });
 writeFileSync(${JSON.stringify(join(dir, "a.txt"))}, "two\\n");
 console.log(JSON.stringify(await summary.result()));`,
