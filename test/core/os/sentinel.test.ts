@@ -37,13 +37,19 @@ describe.skipIf(process.platform !== "linux")("the sentinel", () => {
   });
 
   test("the sentinel is the small C helper, not a second od, when od has its helper", async () => {
-    const od = Bun.spawn([process.execPath, "-e", script("process.exitCode = 0;")], { stdout: "pipe", stderr: "inherit" });
+    // od stays until the test closes its stdin: a sentinel outlives od only by its last reap, so read it while od lives
+    const od = Bun.spawn([process.execPath, "-e", script('process.stdin.on("data", () => {}).on("end", () => process.exit(0));')], {
+      stdin: "pipe",
+      stdout: "pipe",
+      stderr: "inherit",
+    });
     const { sentinel, agent } = await firstLine(od.stdout);
     try {
       const argv = readFileSync(`/proc/${sentinel}/cmdline`, "latin1").split("\0");
       expect(argv.slice(1, 3)).toEqual(["--reap", expect.stringMatching(/^OD_OWNER=\d+-[0-9a-f]{12}$/)]);
       expect(readlinkSync(`/proc/${sentinel}/exe`)).toMatch(/od-sandbox/);
-      await od.exited;
+      od.stdin.end();
+      expect(await od.exited).toBe(0);
     } finally {
       for (const pid of [agent, sentinel]) if (alive(pid)) process.kill(pid, "SIGKILL");
     }
