@@ -53,9 +53,9 @@ describe("what a start of od loads", () => {
     expect(staticClosure("src/main.ts")).toEqual({ files: ["package.json", "src/core/os/version.ts", "src/main.ts"], packages: [] });
   });
 
-  test("od help (src/cli/dispatch.ts) loads citty and no command: no zod, none of the heavy packages", () => {
+  test("od help (src/cli/dispatch.ts) loads no command and no package: citty only when a usage is rendered", () => {
     const help = staticClosure("src/cli/dispatch.ts");
-    expect(help.packages).toEqual(["citty"]);
+    expect(help.packages).toEqual([]);
     const commandFiles = Object.keys(ABOUT).map((name) => `src/cli/${name}.ts`);
     expect(help.files.filter((f) => commandFiles.includes(f))).toEqual([]);
   });
@@ -75,6 +75,16 @@ describe("what a start of od loads", () => {
     ["od run", "src/cli/run.ts"],
   ])("%s (%s) builds no logger at start: consola is loaded on the first line logged", (_name, entry) => {
     expect(staticClosure(entry).packages).not.toContain("consola");
+  });
+
+  test.each([
+    ["od agents", "src/cli/agents.ts"],
+    ["od run", "src/cli/run.ts"],
+  ])("%s (%s) loads neither citty nor node:util (its parser: ~6 ms of every start); cli/argv.ts reads the argv", (_name, entry) => {
+    const { packages } = staticClosure(entry);
+    expect(packages).not.toContain("citty");
+    expect(packages).not.toContain("node:util");
+    expect(staticClosure("node_modules/citty/dist/index.mjs").packages).toContain("node:util"); // the walk would see it
   });
 
   test("od run plans a dry run without what runs an agent: the run service, the history, the renderers (run-live.ts, loaded when one starts)", () => {

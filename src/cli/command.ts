@@ -1,4 +1,4 @@
-import { type ArgsDef, type CommandDef, defineCommand } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import { exitCodeFor, OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
 import { colorFor } from "./color.ts";
@@ -16,13 +16,14 @@ export function renderError(err: unknown): number {
 }
 
 /**
- * citty's defineCommand, with od's one error renderer around the body (no stack traces for
+ * A command as citty defines it (its defineCommand is this identity; importing citty would load
+ * `node:util`: cli/argv.ts), with od's one error renderer around the body (no stack traces for
  * users), and no unknown option let through: citty would take `--modle opus` as nothing and
  * `opus` as part of the prompt.
  */
 export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandDef<T> {
   const run = def.run;
-  return defineCommand({
+  return {
     ...def,
     run: run
       ? async (ctx) => {
@@ -39,16 +40,13 @@ export function odCommand<const T extends ArgsDef>(def: CommandDef<T>): CommandD
                 `${guess}See \`od ${(def.meta as { name?: string } | undefined)?.name ?? ""} --help\`.`,
               );
             }
-            // citty's args are a Proxy that works out a name's camelCase and kebab-case (regular
-            // expressions) on every read of an option not given: ~1 ms of an `od run` that reads a
-            // dozen. A plain copy answers the same (citty sets every spelling of what was given).
-            return await run({ ...ctx, args: { ...ctx.args } });
+            return await run(ctx);
           } catch (err) {
             process.exitCode = renderError(err);
           }
         }
       : undefined,
-  });
+  };
 }
 
 /** The first option in `rawArgs` (before a "--") that `args` does not define, if any. */

@@ -1,14 +1,15 @@
 /**
  * Every command of od but `--version` (src/main.ts answers that alone): help however it is asked
- * for, and the command named, through citty. Each command is loaded when it runs, and `od --help`
- * renders from the one-line table in about.ts, so no command's code (a chunk of its own in the
- * binary) is read for the help: `od help` costs citty and this file.
+ * for, and the command named. Each command is loaded when it runs, and `od --help` renders from the
+ * one-line table in about.ts, so no command's code (a chunk of its own in the binary) is read for
+ * the help. Commands are citty's definitions; running one takes od's reading of its argv (argv.ts),
+ * not citty's runtime, whose `node:util` would cost every start ~6 ms: citty loads for help only.
  */
-import { type CommandDef, defineCommand, runCommand } from "citty";
+import type { ArgsDef, CommandDef } from "citty";
 import { OdError } from "../core/contract/errors.ts";
 import { VERSION } from "../core/os/version.ts";
 import { ABOUT, type CommandName } from "./about.ts";
-import { stripAnsi } from "./color.ts";
+import { parseCommandArgs } from "./argv.ts";
 import { renderError } from "./command.ts";
 import { help, noCommand, type SubCommands, unknownCommand } from "./usage.ts";
 
@@ -32,34 +33,52 @@ export const commands: Record<CommandName, SubCommands[string]> = {
 };
 
 const meta = { name: "od", version: VERSION, description: "Drive the coding-agent CLIs you already have: one event stream, any agent." };
-const main = defineCommand({ meta, subCommands: commands });
 /** `od` as its help shows it: each command only by its name and line (citty would load each to read them). */
-export const listed: CommandDef<any> = defineCommand({
+export const listed: CommandDef<any> = {
   meta,
   subCommands: Object.fromEntries(Object.entries(ABOUT).map(([name, description]) => [name, { meta: { name, description } }])),
-});
+};
 
 /**
  * Help as people ask for it (`od`, `od help [command]`, --help or -h anywhere), coloured only on a
- * terminal. A mistake citty finds in the arguments (an unknown command, a value outside an enum)
- * is a usage error like od's own: one line on stderr, exit 2.
+ * terminal. A mistake in the arguments (an unknown command, a value outside an enum) is a usage
+ * error like any of od's: one line on stderr, exit 2.
  */
 export async function dispatch(rawArgs: string[]): Promise<void> {
   // The usage could not be written (a full disk under stdout): said like any error of od's.
   if (rawArgs.length === 0) process.exitCode = await noCommand(listed).catch(renderError);
   else if (rawArgs[0] === "help") process.exitCode = await help(listed, commands, rawArgs.slice(1)).catch(renderError);
   else if (rawArgs.some((a) => a === "--help" || a === "-h")) process.exitCode = await help(listed, commands, rawArgs).catch(renderError);
-  else
-    try {
-      await runCommand(main, { rawArgs });
-    } catch (err) {
-      if ((err as Error)?.name !== "CLIError") throw err;
-      const sub = rawArgs.find((a) => !a.startsWith("-"));
-      const known = sub !== undefined && Object.hasOwn(commands, sub);
-      process.exitCode = renderError(
-        (err as { code?: string }).code === "E_UNKNOWN_COMMAND" && sub !== undefined && !known
-          ? unknownCommand(sub, commands)
-          : new OdError("INVALID_REQUEST", stripAnsi((err as Error).message), `See \`od ${known ? `${sub} ` : ""}--help\`.`),
-      );
-    }
+  else {
+    const usage = usageError(rawArgs);
+    if (usage) process.exitCode = renderError(usage);
+    else await runNamed(rawArgs);
+  }
+}
+
+/** The command is the first word that is no option (none after a "--"); what follows it is its argv. */
+function named(rawArgs: string[]): { name?: string; at: number } {
+  const at = rawArgs.findIndex((a) => a === "--" || !a.startsWith("-"));
+  return at === -1 || rawArgs[at] === "--" ? { at } : { name: rawArgs[at], at };
+}
+
+function usageError(rawArgs: string[]): OdError | undefined {
+  const { name } = named(rawArgs);
+  if (name === undefined) return new OdError("INVALID_REQUEST", "No command specified.", "See `od --help`.");
+  if (!Object.hasOwn(commands, name)) return unknownCommand(name, commands);
+  return undefined;
+}
+
+async function runNamed(rawArgs: string[]): Promise<void> {
+  const { name, at } = named(rawArgs) as { name: CommandName; at: number };
+  const cmd = await commands[name]();
+  const argv = rawArgs.slice(at + 1);
+  let args: ReturnType<typeof parseCommandArgs>;
+  try {
+    args = parseCommandArgs(argv, cmd.args as ArgsDef, name);
+  } catch (err) {
+    process.exitCode = renderError(err);
+    return;
+  }
+  await cmd.run?.({ rawArgs: argv, args: args as never, cmd });
 }

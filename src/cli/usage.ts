@@ -1,4 +1,4 @@
-import { type CommandDef, renderUsage } from "citty";
+import type { CommandDef } from "citty";
 import { OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
 import { colorFor, stripAnsi } from "./color.ts";
@@ -10,8 +10,9 @@ type AnyCommand = CommandDef<any>;
 /** The subcommand table of `od`, each loaded on demand. */
 export type SubCommands = Record<string, () => Promise<AnyCommand>>;
 
-/** citty's usage text for `cmd`, on `out`, coloured only when `out` takes colour. */
+/** citty's usage text for `cmd`, on `out`, coloured only when `out` takes colour (citty loads for help only: cli/argv.ts). */
 export async function writeUsage(out: Out, cmd: AnyCommand, parent?: AnyCommand): Promise<void> {
+  const { renderUsage } = await import("citty");
   const text = await renderUsage(cmd, parent);
   await out.write(`${colorFor(out) ? text : stripAnsi(text)}\n\n`);
 }
