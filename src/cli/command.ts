@@ -1,6 +1,7 @@
 import type { ArgsDef, CommandDef } from "citty";
 import { exitCodeFor, OdError } from "../core/contract/errors.ts";
 import { didYouMean } from "../core/os/suggest.ts";
+import { camel } from "./argv.ts";
 import { colorFor } from "./color.ts";
 
 /** Prints an error once, in one format, and returns the exit code it maps to. */
@@ -54,11 +55,7 @@ export function unknownOption(rawArgs: string[], args: ArgsDef): string | undefi
   const known = new Set(["help", "h"]);
   for (const [name, def] of Object.entries(args)) {
     // Each spelling citty accepts: the name, its camelCase (--dry-run, --dryRun), its aliases, and --no-<any> for a boolean.
-    const names = [
-      name,
-      name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase()),
-      ...([] as string[]).concat((def as { alias?: string | string[] }).alias ?? []),
-    ];
+    const names = [name, camel(name), ...([] as string[]).concat((def as { alias?: string | string[] }).alias ?? [])];
     for (const n of names) {
       known.add(n);
       if (def.type === "boolean") known.add(`no-${n}`);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { types } from "node:util";
 import { type ArgsDef, parseArgs } from "citty";
-import { parseCommandArgs } from "../../src/cli/argv.ts";
+import { camel, kebab, parseCommandArgs } from "../../src/cli/argv.ts";
 import { commands } from "../../src/cli/dispatch.ts";
 
 /** What citty answers, as a plain object (its Proxy and its CLIError, minus colour), or the error's message. */
@@ -137,6 +137,21 @@ describe("od reads argv as citty does", () => {
     ]);
     const b = parseCommandArgs(["--dry-run", "--maxTurns=4", "hi"], corners);
     expect([b["dry-run"], b.dryRun, b["max-turns"], b.maxTurns, b.model]).toEqual([true, true, "4", "4", undefined]);
+  });
+
+  test.each([
+    ["dry-run", "dryRun", "dry-run"],
+    ["max-turns", "maxTurns", "max-turns"],
+    ["maxTurns", "maxTurns", "max-turns"],
+    ["json", "json", "json"],
+    ["skills-dir", "skillsDir", "skills-dir"],
+    ["a-1b", "a1b", "a-1b"],
+    ["x-", "x-", "x-"],
+    ["a--b", "a-B", "a--b"],
+    ["HTTPPort", "HTTPPort", "httpport"],
+    ["v2Name", "v2Name", "v2-name"],
+  ])("%s is %s in camelCase and %s in kebab-case", (name, camelCase, kebabCase) => {
+    expect([camel(name), kebab(name)]).toEqual([camelCase, kebabCase]);
   });
 
   test("a usage error names the command's help", () => {
