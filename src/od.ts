@@ -15,7 +15,7 @@ import type { Registry } from "./core/agents/registry.ts";
 import type { Env } from "./core/contract/request.ts";
 import { odHome } from "./core/os/paths.ts";
 import type { SandboxSetting } from "./core/os/sandbox/choose.ts";
-import { Slots } from "./core/run/slots.ts";
+import { Slots } from "./core/os/slots.ts";
 import { Runs, type RunsDeps } from "./core/runs/service.ts";
 import { RunLog } from "./core/store/run-log.ts";
 

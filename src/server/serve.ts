@@ -3,7 +3,7 @@ import { join } from "node:path";
 import type { Registry } from "../core/agents/registry.ts";
 import { OdError } from "../core/contract/errors.ts";
 import { odHome } from "../core/os/paths.ts";
-import { Slots } from "../core/run/slots.ts";
+import { Slots } from "../core/os/slots.ts";
 import type { Recovered } from "../core/runs/recover.ts";
 import type { Runs } from "../core/runs/service.ts";
 import { storageError } from "../core/store/fault.ts";

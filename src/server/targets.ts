@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdError } from "../core/contract/errors.ts";
 import { z } from "../core/contract/zod.ts";
+import { Slots } from "../core/os/slots.ts";
 import { formatTarget, parseTarget } from "../core/remote/target.ts";
-import { Slots } from "../core/run/slots.ts";
 
 /**
  * `od serve`'s named targets, from `OD_HOME/targets.json`:

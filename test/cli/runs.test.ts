@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { OdEvent } from "../../src/core/contract/events.ts";
-import { Slots } from "../../src/core/run/slots.ts";
+import { Slots } from "../../src/core/os/slots.ts";
 import { Runs } from "../../src/core/runs/service.ts";
 import { writeGroup } from "../../src/core/store/groups.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Mode } from "../../src/core/contract/events.ts";
-import { Slots } from "../../src/core/run/slots.ts";
+import { Slots } from "../../src/core/os/slots.ts";
 import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { loadRegistry } from "../../src/builtins.ts";
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
-import { Slots } from "../../src/core/run/slots.ts";
+import { Slots } from "../../src/core/os/slots.ts";
 import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { createApp } from "../../src/server/app.ts";

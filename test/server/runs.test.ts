@@ -4,7 +4,7 @@ import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import type { OdError } from "../../src/core/contract/errors.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
-import { Slots } from "../../src/core/run/slots.ts";
+import { Slots } from "../../src/core/os/slots.ts";
 import { Runs } from "../../src/core/runs/service.ts";
 import type { LogWriter } from "../../src/core/store/log-writer.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";

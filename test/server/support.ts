@@ -1,6 +1,6 @@
 import { createRegistry } from "../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
-import { Slots } from "../../src/core/run/slots.ts";
+import { Slots } from "../../src/core/os/slots.ts";
 import { Runs } from "../../src/core/runs/service.ts";
 import { RunLog } from "../../src/core/store/run-log.ts";
 import { runsDirOf } from "../../src/core/workspace/apply.ts";

@@ -1,5 +1,6 @@
 import { availableParallelism, tmpdir } from "node:os";
 import { killGroup } from "./process-group.ts";
+import { Slots } from "./slots.ts";
 
 export interface ProbeResult {
   exitCode: number | null;
@@ -21,35 +22,18 @@ export function stripTerminal(text: string): string {
     .join("\n");
 }
 
+let shared: Slots | undefined;
+
 /**
- * At most `size` holders at once; the rest wait in order. A real CLI's
- * `--version` costs up to 2 s of CPU: started all at once on a busy machine,
- * probes only queue behind each other inside the kernel, and each one's time
- * limit runs out while it waits. Queued here, a probe's clock starts when it runs.
+ * The slots every probe of this process shares, one per core: a real CLI's `--version` costs up
+ * to 2 s of CPU, and started all at once on a busy machine each one's time limit would run out
+ * while it waits in the kernel; queued here, a probe's clock starts when it runs. Made when first
+ * asked for (counting the cores loads Node's os module, a cost to every start that probes nothing).
  */
-export class Slots {
-  #free: number;
-  readonly #waiting: Array<() => void> = [];
-
-  constructor(readonly size: number) {
-    this.#free = Math.max(1, Math.floor(size));
-  }
-
-  async run<T>(f: () => Promise<T>): Promise<T> {
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    try {
-      return await f();
-    } finally {
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    }
-  }
+export function probeSlots(): Slots {
+  shared ??= new Slots(availableParallelism());
+  return shared;
 }
-
-/** The slots every probe of this process shares: one per core. */
-export const PROBE_SLOTS = new Slots(availableParallelism());
 
 /**
  * Runs one short, non-interactive command (`--version`, `auth status`, a model
@@ -58,7 +42,7 @@ export const PROBE_SLOTS = new Slots(availableParallelism());
  * one per core, shared by the process); `timeoutMs` counts from its start.
  */
 export function probe(cmd: string[], opts: ProbeOptions): Promise<ProbeResult> {
-  return (opts.slots ?? PROBE_SLOTS).run(() => probeNow(cmd, opts));
+  return (opts.slots ?? probeSlots()).run(() => probeNow(cmd, opts));
 }
 
 export interface ProbeOptions {

@@ -1,6 +1,7 @@
 import { frameLines } from "../os/lines.ts";
-import { PROBE_SLOTS, type Slots } from "../os/probe.ts";
+import { probeSlots } from "../os/probe.ts";
 import { killGroup } from "../os/process-group.ts";
+import type { Slots } from "../os/slots.ts";
 import { VERSION } from "../os/version.ts";
 import { acpModels, acpModes, type Listed } from "./acp-models.ts";
 import { classify, errorResponse, METHOD_NOT_FOUND, request } from "./jsonrpc.ts";
@@ -13,7 +14,7 @@ import { asRecord, safeJson } from "./parse-helpers.ts";
  * and stops the agent's whole process group. It never sends a prompt, answers
  * every request from the agent with "method not found", and gives up at its
  * time limit, which runs from its start: like every probe, it first waits for
- * one of the probe slots (PROBE_SLOTS unless given). Undefined when the agent did not answer both in time (not logged
+ * one of the probe slots (probeSlots() unless given). Undefined when the agent did not answer both in time (not logged
  * in, an error, a crash, silence).
  */
 
@@ -36,7 +37,7 @@ const QUICK = { intMs: 0, termMs: 300, killMs: 500 };
 const FS_AND_TERMINAL_OFF = { fs: { readTextFile: false, writeTextFile: false }, terminal: false };
 
 export function probeAcpSession(spec: AcpProbeSpec): Promise<AcpOffer | undefined> {
-  return (spec.slots ?? PROBE_SLOTS).run(() => probeNow(spec));
+  return (spec.slots ?? probeSlots()).run(() => probeNow(spec));
 }
 
 async function probeNow(spec: AcpProbeSpec): Promise<AcpOffer | undefined> {

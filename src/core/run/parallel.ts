@@ -1,12 +1,12 @@
 import { join } from "node:path";
 import type { OdEvent } from "../contract/events.ts";
 import type { RunRequest } from "../contract/request.ts";
+import { Slots } from "../os/slots.ts";
 import { keptBranch } from "../store/groups.ts";
 import type { FileStat, Kept } from "../workspace/keep.ts";
 import { recover } from "../workspace/lease.ts";
 import { createWorkspace, type Workspace } from "../workspace/worktree.ts";
 import { type CreateRunOptions, createRun } from "./pipeline.ts";
-import { Slots } from "./slots.ts";
 
 export interface ParallelResult {
   agent: string;

@@ -2,9 +2,9 @@ import type { Registry } from "../agents/registry.ts";
 import type { Env } from "../contract/request.ts";
 import type { Ladder } from "../os/process-group.ts";
 import type { SandboxSetting, Support } from "../os/sandbox/choose.ts";
+import type { Slots } from "../os/slots.ts";
 import type { SkillCatalog } from "../skills/catalog.ts";
 import type { Broker } from "./permissions.ts";
-import type { Slots } from "./slots.ts";
 
 export type { Env };
 

@@ -7,8 +7,9 @@ import { cachePath, detectCached } from "../../../src/core/agents/detect-cache.t
 import { PROBE_SLOW } from "../../../src/core/agents/detection.ts";
 import { type AdapterInput, validateAdapter } from "../../../src/core/contract/adapter.ts";
 import { OdError } from "../../../src/core/contract/errors.ts";
-import { Slots, stripTerminal } from "../../../src/core/os/probe.ts";
+import { stripTerminal } from "../../../src/core/os/probe.ts";
 import { findExecutable, resolveExecutable, toolPath } from "../../../src/core/os/resolve.ts";
+import { Slots } from "../../../src/core/os/slots.ts";
 import { tmpdir } from "../../helpers.ts";
 
 /** A fake CLI: a shell script that logs each call, then answers per subcommand. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { OdError } from "../../../src/core/contract/errors.ts";
-import { Slots } from "../../../src/core/run/slots.ts";
+import { Slots } from "../../../src/core/os/slots.ts";
 import { alive, collect, type FakeStep, finished, installFake, ofType, tmpdir } from "../../helpers.ts";
 import { fakeAdapter } from "../../support/fake-adapter.ts";
 import { planRun, runAgent } from "../../support/run.ts";

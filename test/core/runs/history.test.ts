@@ -4,7 +4,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { createStamper, type OdEvent } from "../../../src/core/contract/events.ts";
-import { Slots } from "../../../src/core/run/slots.ts";
+import { Slots } from "../../../src/core/os/slots.ts";
 import { history, resolveRunId, summaryOf } from "../../../src/core/runs/history.ts";
 import { Runs } from "../../../src/core/runs/service.ts";
 import { writeGroup } from "../../../src/core/store/groups.ts";

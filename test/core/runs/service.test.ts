@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import type { OdEvent } from "../../../src/core/contract/events.ts";
-import { Slots } from "../../../src/core/run/slots.ts";
+import { Slots } from "../../../src/core/os/slots.ts";
 import { Runs } from "../../../src/core/runs/service.ts";
 import { RunLog } from "../../../src/core/store/run-log.ts";
 import { collect, installFake, tmpdir } from "../../helpers.ts";

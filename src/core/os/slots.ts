@@ -1,6 +1,9 @@
 import { OdError } from "../contract/errors.ts";
 
-/** A counting semaphore for run concurrency: excess runs wait in order, and a cancelled waiter leaves the queue. */
+/**
+ * A counting semaphore: at most `limit` holders at once, the rest wait in order, and a cancelled
+ * waiter leaves the queue. Runs take one per run (od serve's --max-runs); probes one per core.
+ */
 export class Slots {
   private used = 0;
   private readonly waiters: Array<() => void> = [];
@@ -15,6 +18,16 @@ export class Slots {
 
   get queued(): number {
     return this.waiters.length;
+  }
+
+  /** `f` in a slot: waits for one, and gives it back however `f` ends. */
+  async run<T>(f: () => Promise<T>): Promise<T> {
+    const release = await this.acquire();
+    try {
+      return await f();
+    } finally {
+      release();
+    }
   }
 
   /** A release function if a slot is free now, else undefined. */
