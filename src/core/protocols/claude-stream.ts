@@ -21,17 +21,21 @@ const SUBTASK_TYPES = new Set(["text.delta", "thinking.delta", "plan", "tool.cal
 /** The line protocol's `createState` and `parse` for one CLI. */
 export function claudeStream<X extends object = {}>(options: ClaudeStreamOptions<X>) {
   type S = ClaudeStreamState & X;
-  const system = mapperTable<S>(options, { ...SHARED_SYSTEM, ...(options.statusRecords ? STATUS_RECORDS : {}) }, options.system);
-  const records = mapperTable<S>(
-    options,
-    { ...SHARED_RECORDS, system: (r, state, line) => system(r.subtype)(r, state as S, line) },
-    options.records,
-  );
+  // Built on the first record, not when the adapter is defined: every start of od defines them all.
+  let records: ((key: unknown) => RecordMapper<S>) | undefined;
+  const tables = () => {
+    const system = mapperTable<S>(options, { ...SHARED_SYSTEM, ...(options.statusRecords ? STATUS_RECORDS : {}) }, options.system);
+    return mapperTable<S>(
+      options,
+      { ...SHARED_RECORDS, system: (r, state, line) => system(r.subtype)(r, state as S, line) },
+      options.records,
+    );
+  };
   return {
     createState: (): S => ({ blocks: new Map(), streamed: new Set(), calls: new Set(), failed: false, n: 0, ...options.state?.() }) as S,
     parse(record: unknown, state: S, line: string): OdEventBody[] {
       const r = asRecord(record);
-      const events = r ? records(r.type)(r, state, line) : raw(r, state, line);
+      const events = r ? (records ??= tables())(r.type)(r, state, line) : raw(r, state, line);
       const parent = options.subagents ? str(r?.parent_tool_use_id) : undefined;
       return parent ? events.map((e) => (SUBTASK_TYPES.has(e.type) ? ({ ...e, parent } as OdEventBody) : e)) : events;
     },
