@@ -91,8 +91,10 @@ export async function detectCached(
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
     if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, node, detection };
   }
-  // Written only when it changed: a cached `od agents` rewrote the same bytes on every start.
-  if (JSON.stringify(next, null, 2) !== before) save(file, next);
+  // Written only when it changed: a cached `od agents` rewrote the same bytes on every start. All of
+  // it answered from the cache, and nothing else in it: the same entries, not even serialized to compare.
+  const unchanged = probed.length === 0 && hits.size === Object.keys(cache.entries).length;
+  if (!unchanged && JSON.stringify(next, null, 2) !== before) save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
   for (const d of probed as CatalogDetection[])
     if (d.modelSource === "catalog" && keys.has(d.id)) {

@@ -277,6 +277,19 @@ describe("detection cache", () => {
   });
 });
 
+describe("the detection cache's file", () => {
+  test("an entry for an adapter no longer listed (a plugin removed) is dropped though every listed one was a hit", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "kept", "echo 1.0.0");
+    fakeCli(tmp.path, "gone", "echo 1.0.0");
+    const env = envFor(tmp.path);
+    await detectCached([adapter("kept"), adapter("gone")], { env });
+    expect(Object.keys(JSON.parse(readFileSync(cachePath(env), "utf8")).entries).sort()).toEqual(["gone", "kept"]);
+    expect((await detectCached([adapter("kept")], { env })).cached).toEqual(["kept"]);
+    expect(Object.keys(JSON.parse(readFileSync(cachePath(env), "utf8")).entries)).toEqual(["kept"]);
+  });
+});
+
 describe("the cache and Node", () => {
   test("another Node on PATH detects again: a package read as ready under Node 22 is asked under Node 20, where it fails", async () => {
     await using tmp = tmpdir();
