@@ -71,7 +71,7 @@ export function ensureSentinel(): void {
           process.kill(pid, "SIGKILL");
         } catch {}
         // A signal is delivered when the process is next scheduled: on a busy machine, wait (briefly) until it has died.
-        for (const until = Date.now() + 500; Date.now() < until && !gone(pid); ) Bun.sleepSync(5);
+        for (const until = Date.now() + 500; Date.now() < until && !gone(pid); ) Bun.sleepSync(1);
       });
     }
   } catch {
