@@ -33,10 +33,33 @@ import { benchScale } from "./scale.bench.ts";
 import { benchStartup } from "./startup.bench.ts";
 import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
 
-const { values } = parseArgs({
-  options: { quick: { type: "boolean" }, only: { type: "string" }, out: { type: "string" }, adapters: { type: "string" } },
-  allowPositionals: true,
-});
+const USAGE = `usage: bun run bench [-- --quick] [--only section,…] [--adapters id,…] [--out dir]
+  sections: parse, latency, startup, detect, scale, acp, real-detect, sandbox, pair
+  OD_BENCH_OD=/path/to/od measures another build; OD_BENCH_ACPX=/path/to/acpx runs section 6 against acpx\n`;
+
+const usage = (problem?: string): never => {
+  process.stderr.write(`${problem ? `bench: ${problem}\n` : ""}${USAGE}`);
+  process.exit(problem ? 2 : 0);
+};
+
+let parsed: ReturnType<typeof parseOptions>;
+const parseOptions = () =>
+  parseArgs({
+    options: {
+      quick: { type: "boolean" },
+      only: { type: "string" },
+      out: { type: "string" },
+      adapters: { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+try {
+  parsed = parseOptions();
+} catch (err) {
+  usage((err as Error).message);
+}
+const { values } = parsed!;
+if (values.help) usage();
 const quick = Boolean(values.quick);
 const only = values.only ? new Set(values.only.split(",").map((s) => s.trim())) : undefined;
 const outDir = values.out ?? join(ROOT, "test/bench/results");
@@ -64,6 +87,9 @@ const sections: Array<[string, () => Promise<Figure[]>]> = [
   ["sandbox", () => benchSandbox({ reps: quick ? 20 : 60, warmup: 5 })],
   ["pair", () => benchPair({ pairs: quick ? 3 : 8 })],
 ];
+
+const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
+if (unknown.length) usage(`no section ${unknown.join(", ")}`);
 
 const m = machine();
 const started = new Date();
