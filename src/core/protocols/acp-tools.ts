@@ -169,6 +169,8 @@ function placeholder(tool: Tool): Rec {
 
 function resultOf(id: string, tool: Tool, output: string, isError: boolean): OdEventBody {
   tool.done = true;
+  // A finished call is shown and closed: what it carried (its input, content, output) is not read again.
+  tool.input = tool.content = tool.rawOutput = undefined;
   return { type: "tool.result", id, output, isError };
 }
 

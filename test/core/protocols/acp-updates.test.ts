@@ -121,3 +121,23 @@ describe("usage an agent puts on an update (_meta.usage)", () => {
     ]);
   });
 });
+
+describe("a finished ACP tool call", () => {
+  test("keeps none of what it carried (a session's calls would otherwise hold every output till the run ends), and later updates add nothing", () => {
+    const state = fresh();
+    const big = "x".repeat(100_000);
+    const run = (u: unknown) => sessionUpdate(u, state, JSON.stringify(u));
+    run({ sessionUpdate: "tool_call", toolCallId: "t1", title: "Read a", kind: "read", rawInput: { path: "a" } });
+    const done = run({
+      sessionUpdate: "tool_call_update",
+      toolCallId: "t1",
+      status: "completed",
+      content: [{ type: "content", content: { type: "text", text: big } }],
+      rawOutput: { text: big },
+    });
+    expect(done).toEqual([{ type: "tool.result", id: "t1", output: big, isError: false }]);
+    const tool = state.tools.get("t1")!;
+    expect([tool.input, tool.content, tool.rawOutput, tool.called, tool.done]).toEqual([undefined, undefined, undefined, true, true]);
+    expect(run({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [] })).toEqual([]);
+  });
+});
