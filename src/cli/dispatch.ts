@@ -49,29 +49,20 @@ export async function dispatch(rawArgs: string[]): Promise<void> {
   if (rawArgs.length === 0) process.exitCode = await noCommand(listed).catch(renderError);
   else if (rawArgs[0] === "help") process.exitCode = await help(listed, commands, rawArgs.slice(1)).catch(renderError);
   else if (rawArgs.some((a) => a === "--help" || a === "-h")) process.exitCode = await help(listed, commands, rawArgs).catch(renderError);
-  else {
-    const usage = usageError(rawArgs);
-    if (usage) process.exitCode = renderError(usage);
-    else await runNamed(rawArgs);
-  }
+  else await runNamed(rawArgs);
 }
 
-/** The command is the first word that is no option (none after a "--"); what follows it is its argv. */
-function named(rawArgs: string[]): { name?: string; at: number } {
-  const at = rawArgs.findIndex((a) => a === "--" || !a.startsWith("-"));
-  return at === -1 || rawArgs[at] === "--" ? { at } : { name: rawArgs[at], at };
-}
-
-function usageError(rawArgs: string[]): OdError | undefined {
-  const { name } = named(rawArgs);
-  if (name === undefined) return new OdError("INVALID_REQUEST", "No command specified.", "See `od --help`.");
-  if (!Object.hasOwn(commands, name)) return unknownCommand(name, commands);
-  return undefined;
-}
-
+/** The command named by the first word that is no option (none after a "--"), run on the words after it. */
 async function runNamed(rawArgs: string[]): Promise<void> {
-  const { name, at } = named(rawArgs) as { name: CommandName; at: number };
-  const cmd = await commands[name]();
+  const at = rawArgs.findIndex((a) => a === "--" || !a.startsWith("-"));
+  const name = at === -1 || rawArgs[at] === "--" ? undefined : rawArgs[at]!;
+  if (name === undefined || !Object.hasOwn(commands, name)) {
+    const error =
+      name === undefined ? new OdError("INVALID_REQUEST", "No command specified.", "See `od --help`.") : unknownCommand(name, commands);
+    process.exitCode = renderError(error);
+    return;
+  }
+  const cmd = await commands[name as CommandName]();
   const argv = rawArgs.slice(at + 1);
   let args: ReturnType<typeof parseCommandArgs>;
   try {
