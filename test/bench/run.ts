@@ -33,8 +33,24 @@ import { benchScale } from "./scale.bench.ts";
 import { benchStartup } from "./startup.bench.ts";
 import { type Figure, machine, parseTableMd, table, verdict } from "./stats.ts";
 
+/** Each section by name, and how it runs (fewer repetitions with --quick; the parse section for some adapters only). */
+const sections: Array<[string, (o: { quick: boolean; adapters?: string[] }) => Promise<Figure[]>]> = [
+  ["parse", ({ quick, adapters }) => benchParse({ reps: quick ? 3 : 9, targetBytes: (quick ? 1 : 4) << 20, only: adapters })],
+  [
+    "latency",
+    ({ quick }) => benchLatency({ reps: quick ? 2 : 5, lowCount: quick ? 100 : 200, lowIntervalMs: 10, fullCount: quick ? 5000 : 20000 }),
+  ],
+  ["startup", ({ quick }) => benchStartup({ reps: quick ? 10 : 30, warmup: 3 })],
+  ["detect", ({ quick }) => benchDetect({ reps: quick ? 2 : 5, slowMs: 500, slowBin: "claude" })],
+  ["scale", ({ quick }) => benchScale({ ns: [1, 8, 32, 128], events: 10_000, reps: (n) => (quick ? 1 : n >= 128 ? 2 : 3) })],
+  ["acp", ({ quick }) => benchAcp({ reps: quick ? 2 : 5, updates: 2000 })],
+  ["real-detect", ({ quick }) => benchRealDetect({ reps: quick ? 1 : 3, burners: 2 })],
+  ["sandbox", ({ quick }) => benchSandbox({ reps: quick ? 20 : 60, warmup: 5 })],
+  ["pair", ({ quick }) => benchPair({ pairs: quick ? 3 : 8 })],
+];
+
 const USAGE = `usage: bun run bench [-- --quick] [--only section,…] [--adapters id,…] [--out dir]
-  sections: parse, latency, startup, detect, scale, acp, real-detect, sandbox, pair
+  sections: ${sections.map(([name]) => name).join(", ")}
   OD_BENCH_OD=/path/to/od measures another build; OD_BENCH_ACPX=/path/to/acpx runs section 6 against acpx\n`;
 
 const usage = (problem?: string): never => {
@@ -73,21 +89,6 @@ if (needsOd && !existsSync(OD)) {
   if (b.exitCode !== 0) process.exit(b.exitCode ?? 1);
 }
 
-const sections: Array<[string, () => Promise<Figure[]>]> = [
-  [
-    "parse",
-    () => benchParse({ reps: quick ? 3 : 9, targetBytes: (quick ? 1 : 4) << 20, only: values.adapters?.split(",").map((s) => s.trim()) }),
-  ],
-  ["latency", () => benchLatency({ reps: quick ? 2 : 5, lowCount: quick ? 100 : 200, lowIntervalMs: 10, fullCount: quick ? 5000 : 20000 })],
-  ["startup", () => benchStartup({ reps: quick ? 10 : 30, warmup: 3 })],
-  ["detect", () => benchDetect({ reps: quick ? 2 : 5, slowMs: 500, slowBin: "claude" })],
-  ["scale", () => benchScale({ ns: [1, 8, 32, 128], events: 10_000, reps: (n) => (quick ? 1 : n >= 128 ? 2 : 3) })],
-  ["acp", () => benchAcp({ reps: quick ? 2 : 5, updates: 2000 })],
-  ["real-detect", () => benchRealDetect({ reps: quick ? 1 : 3, burners: 2 })],
-  ["sandbox", () => benchSandbox({ reps: quick ? 20 : 60, warmup: 5 })],
-  ["pair", () => benchPair({ pairs: quick ? 3 : 8 })],
-];
-
 const unknown = [...(only ?? [])].filter((name) => !sections.some(([s]) => s === name));
 if (unknown.length) usage(`no section ${unknown.join(", ")}`);
 
@@ -104,7 +105,7 @@ for (const [name, run] of sections) {
   if (only && !only.has(name)) continue;
   const t = performance.now();
   process.stderr.write(`• ${name}…`);
-  const got = await run();
+  const got = await run({ quick, adapters: values.adapters?.split(",").map((s) => s.trim()) });
   figures.push(...got);
   m.loadSamples.push({ section: name, load: loadavg().map((x) => +x.toFixed(2)) });
   process.stderr.write(` ${((performance.now() - t) / 1000).toFixed(1)} s (load ${loadavg()[0]!.toFixed(2)})\n`);
