@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, spyOn, test } from "bun:test";
 import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { delimiter, dirname, join } from "node:path";
 import { catalogOf } from "../../../src/core/agents/catalog.ts";
@@ -278,6 +278,28 @@ describe("detection cache", () => {
 });
 
 describe("the detection cache's file", () => {
+  test("a pass that changes nothing is not serialized to be compared, though some adapters are not installed", async () => {
+    await using tmp = tmpdir();
+    fakeCli(tmp.path, "kept", "echo 1.0.0");
+    const env = envFor(tmp.path);
+    const listed = [adapter("kept"), adapter("absent")]; // "absent" has no executable: detected each time, never kept
+    await detectCached(listed, { env });
+    const written = statSync(cachePath(env));
+    const stringify = spyOn(JSON, "stringify");
+    try {
+      const again = await detectCached(listed, { env });
+      expect(again.cached).toEqual(["kept"]);
+      expect(again.detections.map((d) => [d.id, d.status])).toEqual([
+        ["kept", "ready"],
+        ["absent", "missing"],
+      ]);
+      expect(stringify).not.toHaveBeenCalled();
+    } finally {
+      stringify.mockRestore();
+    }
+    expect(statSync(cachePath(env)).ino).toBe(written.ino);
+  });
+
   test("an entry for an adapter no longer listed (a plugin removed) is dropped though every listed one was a hit", async () => {
     await using tmp = tmpdir();
     fakeCli(tmp.path, "kept", "echo 1.0.0");
