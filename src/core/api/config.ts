@@ -100,7 +100,10 @@ function normalizeBase(raw: string, provider: Provider): string {
   }
   if (url.protocol !== "http:" && url.protocol !== "https:")
     throw new OdError("INVALID_REQUEST", `OD_API_BASE_URL must be http(s): ${raw}`);
-  const path = url.pathname.replace(/\/+$/, "");
+  // Trailing slashes cut by hand: a regular expression's first use costs a start (`od agents` asks this) ~0.5 ms.
+  let end = url.pathname.length;
+  while (end > 0 && url.pathname.charCodeAt(end - 1) === 47) end--;
+  const path = url.pathname.slice(0, end);
   const withV1 = provider === "openai" && path === "" ? "/v1" : path;
   return `${url.origin}${withV1}`;
 }

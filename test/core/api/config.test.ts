@@ -39,6 +39,10 @@ describe("api config", () => {
     expect(
       resolveConfig(edit, { OD_API_PROVIDER: "anthropic", ANTHROPIC_API_KEY: "a", ANTHROPIC_BASE_URL: "https://proxy.example/" }).baseUrl,
     ).toBe("https://proxy.example");
+    expect(resolveConfig(edit, { OD_API_BASE_URL: "https://x.example/api//v1///", OD_API_KEY: "k" }).baseUrl).toBe(
+      "https://x.example/api//v1",
+    );
+    expect(resolveConfig(edit, { OD_API_BASE_URL: "http://127.0.0.1:1234///" }).baseUrl).toBe("http://127.0.0.1:1234/v1");
     expect(() => resolveConfig(edit, { OD_API_BASE_URL: "localhost:11434" })).toThrow("http(s)");
     expect(() => resolveConfig(edit, { OD_API_BASE_URL: "not a url" })).toThrow("Not a URL");
   });
