@@ -90,10 +90,9 @@ export async function detectCached(
   for (const detection of probed) {
     const key = keys.get(detection.id);
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
-    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) {
-      next.entries[detection.id] = { ...key, at: now, node, detection };
-      kept++;
-    }
+    if (!key || detection.problems.some((p) => UNKEPT.has(p.code))) continue;
+    next.entries[detection.id] = { ...key, at: now, node, detection };
+    kept++;
   }
   // Written only when it changed: a cached `od agents` rewrote the same bytes on every start. Every
   // entry of the file a hit, and nothing probed kept (a CLI not installed, a loop not configured, is
