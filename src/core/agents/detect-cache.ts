@@ -86,18 +86,16 @@ export async function detectCached(
   );
   const next: CacheFile = { odVersion: VERSION, entries: {} };
   for (const [id] of hits) next.entries[id] = cache.entries[id]!;
-  let kept = 0;
   for (const detection of probed) {
     const key = keys.get(detection.id);
     // A probe too slow to answer, an endpoint down: nothing worth keeping for 24 h, the next look asks again.
-    if (!key || detection.problems.some((p) => UNKEPT.has(p.code))) continue;
-    next.entries[detection.id] = { ...key, at: now, node, detection };
-    kept++;
+    if (key && !detection.problems.some((p) => UNKEPT.has(p.code))) next.entries[detection.id] = { ...key, at: now, node, detection };
   }
   // Written only when it changed: a cached `od agents` rewrote the same bytes on every start. Every
   // entry of the file a hit, and nothing probed kept (a CLI not installed, a loop not configured, is
   // detected each time and never kept): the same entries, not even serialized to compare.
-  const unchanged = before !== undefined && kept === 0 && hits.size === Object.keys(cache.entries).length;
+  const size = Object.keys(next.entries).length;
+  const unchanged = before !== undefined && size === hits.size && size === Object.keys(cache.entries).length;
   if (!unchanged && JSON.stringify(next, null, 2) !== before) save(file, next);
   // A loop's probe asked its endpoint for its models: that list is its catalog, kept as every catalog is.
   for (const d of probed as CatalogDetection[])

@@ -5,6 +5,7 @@ import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import { type BodyOf, Mode } from "../contract/events.ts";
 import type { ValidRequest } from "../contract/request.ts";
+import { withoutTrailingSlashes } from "../os/paths.ts";
 import { chooseSandbox, type Sandbox, SandboxSetting, type Support } from "../os/sandbox/choose.ts";
 import { policyFor } from "../os/sandbox/policy.ts";
 import { runSandboxSupport } from "../os/sandbox/support-cache.ts";
@@ -96,14 +97,14 @@ export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: st
   const paths: string[] = [];
   const dirs: string[] = [];
   for (const spec of adapter.state) {
-    const path = homePath(spec.replace(/\/+$/, ""), env, home);
+    const path = homePath(withoutTrailingSlashes(spec), env, home);
     if (!path) continue;
     paths.push(path);
     if (spec.endsWith("/")) dirs.push(path);
   }
   const uid = process.getuid?.();
   for (const spec of uid === undefined ? [] : stateFor(adapter, uid)) {
-    const path = spec.replace(/\/+$/, "");
+    const path = withoutTrailingSlashes(spec);
     if (!isAbsolute(path)) continue;
     paths.push(path);
     dirs.push(path);
