@@ -15,6 +15,13 @@
  * → 44.4 ms of CPU, `od run --dry-run` 47.6 → 40.6 and 54.3 → 42.6; a 20k-event `od run --json` at
  * full speed 589 → 558 ms of wall. `od serve` keeps it too: putting the engine's policy back once it
  * serves gave 128 runs 4% more events/s and one run 20% more CPU per event and 9 MiB more memory.
+ *
+ * The `--no-compile-autoload-*` flags keep the folder od runs in out of od's own process. A
+ * Bun-compiled binary otherwise reads `bunfig.toml` (its `preload` runs code before od's first
+ * line, with all of od's authority) and `.env` files (OD_HOME, an agent's endpoint or key) from its
+ * working folder, which is usually someone else's repository (test/build/hostile-cwd.test.ts).
+ * tsconfig.json and package.json are off by default in Bun 1.4; said here so a new default cannot
+ * turn them on. Not reading them also saves every start a scan of the folder and its parents.
  */
 export const START_JIT_POLICY = 100;
 
@@ -25,4 +32,8 @@ export const COMPILE_FLAGS = [
   "--splitting",
   "--format=esm",
   `--compile-jit-policy=${START_JIT_POLICY}`,
+  "--no-compile-autoload-dotenv",
+  "--no-compile-autoload-bunfig",
+  "--no-compile-autoload-tsconfig",
+  "--no-compile-autoload-package-json",
 ] as const;
