@@ -3,6 +3,7 @@ import { dirname, join, relative } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
 import type { OdEventBody } from "../contract/events.ts";
+import { inGitMetadata, inside } from "../os/cwd-paths.ts";
 import type { Skill } from "./catalog.ts";
 
 /** Where prompt-injected skills put their assets, inside the run's working directory. */
@@ -25,7 +26,9 @@ export interface AppliedSkills {
  * native (copied where the agent loads skills itself), file (an instruction file
  * the agent reads on its own), or prompt (the text composed into the prompt).
  * Nothing that already exists is overwritten: a skill whose place is taken falls
- * back to the prompt.
+ * back to the prompt. So does one whose place a link in the folder leads out of it
+ * (or into its `.git`): od writes with the user's authority, not the agent's, and the
+ * folder is often someone else's repository.
  */
 export async function applySkills(
   skills: Skill[],
@@ -45,20 +48,18 @@ export async function applySkills(
       const name = skill.meta.name;
       if (strategy === "native" && target) {
         const dir = join(cwd, target, name);
-        if (!existsSync(dir)) {
+        const taken = leadsOut(cwd, dir) ? LEADS_OUT : existsSync(dir) ? "already exists and is left alone" : undefined;
+        if (!taken) {
           for (const [rel, read] of Object.entries(skill.files)) placed.write(join(dir, rel), await read());
           notes.push({ type: "status", label: "skill", detail: `${name}: placed in ${relative(cwd, dir)} for ${adapter.name} to load` });
           named.push(`"${name}" (${relative(cwd, dir)})`);
           continue;
         }
-        notes.push({
-          type: "status",
-          label: "skill",
-          detail: `${name}: ${relative(cwd, dir)} already exists and is left alone; the skill goes into the prompt`,
-        });
+        notes.push(inThePrompt(name, relative(cwd, dir), taken));
       } else if (strategy === "file" && target) {
         const file = join(cwd, target.replaceAll("{name}", name));
-        if (!existsSync(file) && !placed.has(file)) {
+        const taken = leadsOut(cwd, file) ? LEADS_OUT : existsSync(file) || placed.has(file) ? "is taken and left alone" : undefined;
+        if (!taken) {
           // A Cursor rule (.mdc) needs its own front-matter to apply without being asked for.
           const header = file.endsWith(".mdc")
             ? `---\ndescription: ${JSON.stringify(skill.meta.description)}\nalwaysApply: true\n---\n\n`
@@ -71,18 +72,18 @@ export async function applySkills(
           });
           continue;
         }
-        notes.push({
-          type: "status",
-          label: "skill",
-          detail: `${name}: ${relative(cwd, file)} is taken and left alone; the skill goes into the prompt`,
-        });
+        notes.push(inThePrompt(name, relative(cwd, file), taken));
       }
       inPrompt.push(skill);
     }
     const blocks: string[] = [];
     for (const skill of inPrompt) {
-      const assets = Object.entries(skill.files).filter(([rel]) => rel.startsWith("assets/"));
       const assetDir = join(cwd, ASSET_ROOT, skill.meta.name);
+      let assets = Object.entries(skill.files).filter(([rel]) => rel.startsWith("assets/"));
+      if (assets.length && leadsOut(cwd, assetDir)) {
+        assets = [];
+        notes.push({ type: "status", label: "skill", detail: `${skill.meta.name}: ${ASSET_ROOT} ${LEADS_OUT}: its assets are not placed` });
+      }
       for (const [rel, read] of assets) placed.write(join(assetDir, rel.slice("assets/".length)), await read());
       const where = assets.length ? `\n\nThis skill's assets are in \`${relative(cwd, assetDir)}/\`.` : "";
       blocks.push(`${instructions(skill, await references(skill))}${where}`);
@@ -96,6 +97,17 @@ export async function applySkills(
     throw err;
   }
 }
+
+/** A place a link in the folder leads out of it, or into its .git (see applySkills). */
+const leadsOut = (cwd: string, path: string): boolean => !inside(cwd, path) || inGitMetadata(cwd, path);
+
+const LEADS_OUT = "leads out of the folder (a link) and is not written";
+
+const inThePrompt = (name: string, place: string, why: string): OdEventBody => ({
+  type: "status",
+  label: "skill",
+  detail: `${name}: ${place} ${why}; the skill goes into the prompt`,
+});
 
 function instructions(skill: Skill, refs: Array<[string, string]>): string {
   const refText = refs.map(([rel, text]) => `\n\n<reference path="${rel}">\n${text.trim()}\n</reference>`).join("");

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loadSkills } from "../../../src/builtins.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
@@ -118,6 +118,31 @@ describe("skill strategies", () => {
     expect(file.prompt).toContain('<skill name="commit-message">');
     expect(snapshot(tmp.path)).toEqual(before);
     expect(ofType(native.notes as never, "status")[0]?.detail).toContain("left alone");
+  });
+
+  test("a place that a link in the folder leads out of it (or into its .git) is not written: the skill goes into the prompt", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    const outside = join(tmp.path, "outside"); // a user's own folder, elsewhere (~/.claude, ~/.cursor)
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    mkdirSync(outside);
+    // A hostile repository's links: each place od would write a skill to leads out of the folder.
+    symlinkSync(outside, join(repo, ".claude"));
+    symlinkSync(outside, join(repo, ".cursor"));
+    symlinkSync(join(repo, ".git"), join(repo, ASSET_ROOT));
+    const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
+    const before = { repo: snapshot(repo), outside: snapshot(outside) };
+    const native = await applySkills([catalog.skills.get("code-review")!], withStrategy("native", ".claude/skills"), repo, "x");
+    const file = await applySkills([catalog.skills.get("commit-message")!], withStrategy("file", ".cursor/rules/{name}.mdc"), repo, "x");
+    const prompt = await applySkills([catalog.skills.get("web-page")!], withStrategy("prompt"), repo, "x");
+    expect({ repo: snapshot(repo), outside: snapshot(outside) }).toEqual(before);
+    expect(native.prompt).toContain('<skill name="code-review">');
+    expect(file.prompt).toContain('<skill name="commit-message">');
+    expect(prompt.prompt).toContain('<skill name="web-page">');
+    expect(prompt.prompt).not.toContain(ASSET_ROOT);
+    expect(ofType(native.notes as never, "status")[0]?.detail).toContain("leads out of the folder");
+    expect(ofType(prompt.notes as never, "status")[0]?.detail).toContain("its assets are not placed");
+    for (const applied of [native, file, prompt]) expect(applied.undo()).toEqual([]);
   });
 
   test("file: an instruction file written before, removed after; dry runs write nothing", async () => {
