@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
+import { inGitMetadata, inside } from "../os/cwd-paths.ts";
 
 export interface Role {
   name: string;
@@ -26,13 +27,22 @@ const sectionTitle = (name: string) => `## Role: ${name}`;
  * `od init`: writes a role in the agent's native form — its own file for agents
  * with one (`.claude/agents/<role>.md`, `.cursor/rules/<role>.mdc`), else a
  * section of the instruction file it reads (AGENTS.md, GEMINI.md, …). An
- * existing definition is never overwritten unless asked.
+ * existing definition is never overwritten unless asked, and nothing is written
+ * where a link in the folder leads out of it or into its `.git` (a repository's
+ * AGENTS.md that points at ~/.bashrc).
  */
 export function writeRole(adapter: Adapter, cwd: string, role: Role, force = false): { path: string; replaced: boolean } {
   if (!NAME.test(role.name)) throw new OdError("INVALID_REQUEST", `Role name "${role.name}" must be lowercase letters, digits and dashes`);
   const path = roleFile(adapter, cwd, role.name);
   const description = role.description ?? `The ${role.name} role`;
   const body = role.prompt.trim();
+  const out = !inside(cwd, path);
+  if (out || inGitMetadata(cwd, path))
+    throw new OdError(
+      "INVALID_REQUEST",
+      `${relative(cwd, path)} leads ${out ? `out of ${cwd}` : "into its .git"} (a link), so od does not write the role there`,
+      "od writes a role only inside the folder: replace the link with a file or folder of its own.",
+    );
   mkdirSync(dirname(path), { recursive: true });
   if (roleTarget(adapter).includes("{name}")) {
     const existed = existsSync(path);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { useRole, writeRole } from "../../../src/core/agents/roles.ts";
@@ -45,6 +45,27 @@ describe("roles", () => {
       'Act as the "tester" role defined in AGENTS.md (section "## Role: tester").',
     );
     expect(() => useRole(plain, tmp.path, "nobody")).toThrow(expect.objectContaining({ hint: expect.stringContaining("od init") }));
+  });
+
+  test("a role file that a link in the folder leads out of it (or into its .git) is refused, and nothing is written", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    mkdirSync(join(repo, ".git"), { recursive: true });
+    const profile = join(tmp.path, "bashrc"); // a user's own file elsewhere
+    writeFileSync(profile, "export PATH=$HOME/bin:$PATH\n");
+    mkdirSync(join(tmp.path, "elsewhere"));
+    // A hostile repository's links: the instruction file, the agent's folder, and one into .git.
+    symlinkSync(profile, join(repo, "AGENTS.md"));
+    symlinkSync(join(tmp.path, "elsewhere"), join(repo, ".claude"));
+    symlinkSync(join(repo, ".git"), join(repo, ".cursor"));
+    const targets = [undefined, ".claude/agents/{name}.md", ".cursor/rules/{name}.mdc"];
+    for (const target of targets)
+      expect(() => writeRole(withRoles(target), repo, { name: "reviewer", prompt: "x" }, true)).toThrow(
+        expect.objectContaining({ code: "INVALID_REQUEST", message: expect.stringMatching(/leads (out of|into its .git)/) }),
+      );
+    expect(readFileSync(profile, "utf8")).toBe("export PATH=$HOME/bin:$PATH\n");
+    expect(readdirSync(join(tmp.path, "elsewhere"))).toEqual([]);
+    expect(readdirSync(join(repo, ".git"))).toEqual([]);
   });
 
   test("od run --role: the CLI's own flag where it has one, else the prompt names the role; a missing role is refused", async () => {
