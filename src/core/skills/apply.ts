@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import type { Adapter } from "../contract/adapter.ts";
 import { OdError } from "../contract/errors.ts";
@@ -167,7 +167,7 @@ class Placed {
     if (this.dryRun) return kept;
     for (const [path, bytes] of this.files) {
       try {
-        if (sameBytes(path, bytes)) rmSync(path);
+        if (unmoved(this.cwd, path) && sameBytes(path, bytes)) rmSync(path);
         else if (existsSync(path)) kept.push(relative(this.cwd, path));
       } catch {
         kept.push(relative(this.cwd, path)); // cannot be removed (permissions, a folder in its place): left, and said
@@ -177,10 +177,23 @@ class Placed {
     // Deepest first, and only when empty: whatever the agent itself wrote there stays.
     for (const d of this.dirs.splice(0).reverse()) {
       try {
-        if (readdirSync(d).length === 0) rmdirSync(d);
+        if (unmoved(this.cwd, d) && readdirSync(d).length === 0) rmdirSync(d);
       } catch {}
     }
     return kept;
+  }
+}
+
+/**
+ * `path` is still where od put it: no link on its way from cwd (nor in its place). The agent may
+ * have swapped a folder od made for a link out of cwd meanwhile; removing through it would delete
+ * whatever is there (a byte-identical copy of the skill, the user's own source of it).
+ */
+function unmoved(cwd: string, path: string): boolean {
+  try {
+    return !lstatSync(path).isSymbolicLink() && realpathSync(path) === join(realpathSync(cwd), relative(cwd, path));
+  } catch {
+    return false;
   }
 }
 

@@ -58,7 +58,10 @@ describe("roles", () => {
     symlinkSync(profile, join(repo, "AGENTS.md"));
     symlinkSync(join(tmp.path, "elsewhere"), join(repo, ".claude"));
     symlinkSync(join(repo, ".git"), join(repo, ".cursor"));
-    const targets = [undefined, ".claude/agents/{name}.md", ".cursor/rules/{name}.mdc"];
+    // And links to what is not there yet: writing through one would create it, out there.
+    symlinkSync(join(tmp.path, "not-yet.txt"), join(repo, "GEMINI.md"));
+    symlinkSync(join(tmp.path, "not-yet-dir"), join(repo, ".kiro"));
+    const targets = [undefined, ".claude/agents/{name}.md", ".cursor/rules/{name}.mdc", "GEMINI.md", ".kiro/agents/{name}.md"];
     for (const target of targets)
       expect(() => writeRole(withRoles(target), repo, { name: "reviewer", prompt: "x" }, true)).toThrow(
         expect.objectContaining({ code: "INVALID_REQUEST", message: expect.stringMatching(/leads (out of|into its .git)/) }),
@@ -66,6 +69,7 @@ describe("roles", () => {
     expect(readFileSync(profile, "utf8")).toBe("export PATH=$HOME/bin:$PATH\n");
     expect(readdirSync(join(tmp.path, "elsewhere"))).toEqual([]);
     expect(readdirSync(join(repo, ".git"))).toEqual([]);
+    expect(readdirSync(tmp.path).sort()).toEqual(["bashrc", "elsewhere", "repo"]);
   });
 
   test("od run --role: the CLI's own flag where it has one, else the prompt names the role; a missing role is refused", async () => {

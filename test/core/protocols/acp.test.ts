@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync, symlinkSync } from "node:fs";
+import { mkdirSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
 import { validateAdapter } from "../../../src/core/contract/adapter.ts";
@@ -277,6 +277,13 @@ describe("permission policy", () => {
   test("the table", async () => {
     await using tmp = tmpdir();
     symlinkSync("/etc", join(tmp.path, "etc-link"));
+    // Links to what does not exist yet: writing through one creates its target, wherever it points.
+    mkdirSync(join(tmp.path, ".git/hooks"), { recursive: true });
+    symlinkSync(join(tmp.path, ".git/hooks/post-checkout"), join(tmp.path, "build.sh"));
+    symlinkSync(join(tmp.path, "../outside-not-yet.txt"), join(tmp.path, "notes.md"));
+    symlinkSync("/nonexistent-dir", join(tmp.path, "gone"));
+    symlinkSync("loop-b", join(tmp.path, "loop-a"));
+    symlinkSync("loop-a", join(tmp.path, "loop-b"));
     const cases: Array<[Mode, "read" | "edit" | "execute" | "other", string[] | undefined, "allow" | "deny"]> = [
       ["read-only", "read", undefined, "allow"],
       ["read-only", "edit", ["a.txt"], "deny"],
@@ -287,6 +294,11 @@ describe("permission policy", () => {
       ["edit", "edit", [".git/config"], "deny"], // the repository's metadata: its config names commands git runs
       ["edit", "edit", ["src/.git/hooks/post-checkout"], "deny"],
       ["edit", "edit", [".github/workflows/ci.yml", ".gitignore"], "allow"],
+      ["edit", "edit", ["build.sh"], "deny"], // a dangling link into .git/hooks
+      ["edit", "edit", ["notes.md"], "deny"], // a dangling link out of cwd
+      ["edit", "edit", ["gone/file.txt"], "deny"], // beneath a dangling link
+      ["edit", "edit", ["loop-a"], "deny"], // a loop of links resolves to nowhere
+      ["edit", "edit", ["new/dir/file.txt"], "allow"], // not there yet, and no link on the way
       ["full", "edit", [".git/config"], "allow"],
       ["edit", "edit", undefined, "deny"],
       ["edit", "execute", undefined, "deny"],

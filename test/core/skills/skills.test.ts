@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { loadSkills } from "../../../src/builtins.ts";
 import { createRegistry } from "../../../src/core/agents/registry.ts";
@@ -15,7 +15,13 @@ function snapshot(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const d of readdirSync(dir, { recursive: true, withFileTypes: true })) {
     const full = join(d.parentPath, d.name);
-    out[relative(dir, full)] = d.isFile() ? readFileSync(full, "base64") : statSync(full).isDirectory() ? "<dir>" : "<other>";
+    out[relative(dir, full)] = d.isSymbolicLink()
+      ? `<link to ${readlinkSync(full)}>`
+      : d.isFile()
+        ? readFileSync(full, "base64")
+        : statSync(full).isDirectory()
+          ? "<dir>"
+          : "<other>";
   }
   return out;
 }
@@ -128,7 +134,7 @@ describe("skill strategies", () => {
     mkdirSync(outside);
     // A hostile repository's links: each place od would write a skill to leads out of the folder.
     symlinkSync(outside, join(repo, ".claude"));
-    symlinkSync(outside, join(repo, ".cursor"));
+    symlinkSync(join(outside, "cursor-not-yet"), join(repo, ".cursor")); // a link to nothing yet: a write would create it
     symlinkSync(join(repo, ".git"), join(repo, ASSET_ROOT));
     const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
     const before = { repo: snapshot(repo), outside: snapshot(outside) };
@@ -143,6 +149,25 @@ describe("skill strategies", () => {
     expect(ofType(native.notes as never, "status")[0]?.detail).toContain("leads out of the folder");
     expect(ofType(prompt.notes as never, "status")[0]?.detail).toContain("its assets are not placed");
     for (const applied of [native, file, prompt]) expect(applied.undo()).toEqual([]);
+  });
+
+  test("undo removes nothing through a link the agent made meanwhile: a copy of the skill elsewhere survives, and is said", async () => {
+    await using tmp = tmpdir();
+    const repo = join(tmp.path, "repo");
+    mkdirSync(repo);
+    const catalog = await loadSkills([], { HOME: tmp.path, OD_HOME: join(tmp.path, ".od") });
+    const skill = catalog.skills.get("code-review")!;
+    const applied = await applySkills([skill], withStrategy("native", ".claude/skills"), repo, "x");
+    // The agent (edit mode may write its folder) swaps the placed folder for a link to a byte-identical
+    // copy outside: the user's own source of the skill, say.
+    const source = join(tmp.path, "my-skills/code-review");
+    cpSync(join(repo, ".claude/skills/code-review"), source, { recursive: true });
+    rmSync(join(repo, ".claude/skills/code-review"), { recursive: true });
+    symlinkSync(source, join(repo, ".claude/skills/code-review"));
+    const before = snapshot(source);
+    const kept = applied.undo();
+    expect(snapshot(source)).toEqual(before);
+    expect(kept).toContain(".claude/skills/code-review/SKILL.md");
   });
 
   test("file: an instruction file written before, removed after; dry runs write nothing", async () => {
