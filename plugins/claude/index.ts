@@ -12,9 +12,9 @@ const MUTATING_TOOLS = `Write,Edit,MultiEdit,NotebookEdit,${COMMAND_TOOLS}`;
 
 /**
  * The run's MCP servers as a `--mcp-config` file in the run's private folder (variables and headers
- * may be credentials: never a JSON string in argv). Added to the servers Claude loads from the user's
- * and the project's config, not instead of them (no --strict-mcp-config): the same as every other CLI
- * od gives servers to, and as Claude Code's own ACP bridge does. Claude asks before an MCP tool
+ * may be credentials: never a JSON string in argv). In full mode added to the servers Claude loads from
+ * the user's and the project's config, as every other CLI od gives servers to and Claude Code's own ACP
+ * bridge do; in read-only and edit the only ones (CONFINED). Claude asks before an MCP tool
  * unless its settings or --allowedTools allow it, and headless (-p) that is a denial; od pre-approves
  * none. `--mcp-config <configs...>` takes every word up to the next flag, so a flag always follows.
  */
@@ -23,6 +23,18 @@ function mcp(ctx: InvokeContext): { argv: string[]; files?: Record<string, strin
   const config = { mcpServers: mcpServersObject(ctx.mcpServers, "claude") };
   return { argv: ["--mcp-config", `${ctx.filesDir}/mcp.json`], files: { "mcp.json": JSON.stringify(config) } };
 }
+
+/**
+ * What the folder's own settings may not add in read-only and edit, where od is often in someone
+ * else's repository: hooks (commands, which these modes deny) and MCP servers other than the run's
+ * (processes the agent starts; `-p` skips Claude's trust prompt, so a repository's
+ * `enableAllProjectMcpServers` starts its `.mcp.json` unasked). Checked with 2.1.332 against the
+ * loopback model: a repository's hook ran under plan mode and its server started; with these, neither,
+ * while CLAUDE.md and the folder's skills and agents (od's native skills and roles) still loaded,
+ * which `--setting-sources user` would drop. In 2.0.0's --help and code; a version without them
+ * gets neither, and the kernel still holds the mode.
+ */
+const CONFINED = ["--strict-mcp-config", "--settings", JSON.stringify({ disableAllHooks: true })];
 
 const PERMISSIONS = {
   "read-only": ["--permission-mode", "plan", "--disallowedTools", MUTATING_TOOLS],
@@ -53,7 +65,11 @@ export default defineAdapter({
     configDir: ".claude",
     npmPackage: "@anthropic-ai/claude-code",
     // Since 1.0.109 (its changelog; 2.1.332's --help lists it): the version tells, no `--help` runs.
-    help: { args: ["--help"], flags: ["--include-partial-messages"], since: { "--include-partial-messages": "1.0.109" } },
+    help: {
+      args: ["--help"],
+      flags: ["--include-partial-messages", "--strict-mcp-config"],
+      since: { "--include-partial-messages": "1.0.109", "--strict-mcp-config": "2.0.0" },
+    },
     auth: {
       envKeys: [
         "ANTHROPIC_API_KEY",
@@ -101,6 +117,7 @@ export default defineAdapter({
         ...flag("--agent", ctx.role),
         ...flag("--allowedTools", ctx.allowedTools?.join(",")),
         ...servers.argv,
+        ...(ctx.mode === "full" || (ctx.flags && !ctx.flags.has("--strict-mcp-config")) ? [] : CONFINED),
         ...PERMISSIONS[ctx.mode],
       ],
       stdin: ctx.prompt,
@@ -114,6 +131,14 @@ export default defineAdapter({
         code: "INVALID_REQUEST",
         message: "Claude Code refuses --mode full (bypass permissions) when run as root",
         hint: "Run od as a normal user, use --mode edit, or set IS_SANDBOX=1 if this is a disposable sandbox.",
+      };
+    // An organization's managed MCP config (managed-mcp.json) makes Claude refuse the flag od's
+    // read-only and edit modes pass (CONFINED); the text is 2.1.332's.
+    if (/cannot use --strict-mcp-config when an enterprise MCP config is present/i.test(stderrTail))
+      return {
+        code: "INVALID_REQUEST",
+        message: "Claude Code refuses to leave out MCP servers here: your organization manages its MCP config",
+        hint: "od's read-only and edit modes run Claude with only the run's MCP servers. Use --mode full to run it with your organization's servers.",
       };
     return classifyStderr(stderrTail, AGENT);
   },

@@ -25,6 +25,29 @@ describe("authority", () => {
     expect((await planRun({ agent: "kimi", prompt: "x", cwd: tmp.path, mode: "full" }, { registry, env })).argv).toContain("stream-json");
   });
 
+  test("claude in read-only and edit: the folder's settings add no hook and no MCP server; full keeps them", () => {
+    // Checked with 2.1.332 against the loopback model: a repository's .claude/settings.json hook ran under plan
+    // mode, and its .mcp.json server started (enableAllProjectMcpServers); with these flags neither did, while
+    // CLAUDE.md, the folder's skills and agents (od's native skills and roles) still loaded.
+    const confined = ["--strict-mcp-config", "--settings", '{"disableAllHooks":true}'];
+    for (const mode of ["read-only", "edit"] as const) {
+      const argv = invoke("claude", { mode }).argv;
+      expect(argv.join(" ")).toContain(confined.join(" "));
+      // Servers given to the run still come, from its own file: --mcp-config takes words up to the next flag.
+      const given = invoke("claude", { mode, mcpServers: [{ name: "s", command: "srv", args: [], env: [] }], filesDir: "/p" }).argv;
+      expect(given.slice(given.indexOf("--mcp-config"), given.indexOf("--mcp-config") + 3)).toEqual([
+        "--mcp-config",
+        "/p/mcp.json",
+        "--strict-mcp-config",
+      ]);
+      // A version without them (1.x) gets neither; the kernel still holds the mode.
+      expect(invoke("claude", { mode, flags: new Set() }).argv).not.toContain("--strict-mcp-config");
+    }
+    const full = invoke("claude", { mode: "full" }).argv;
+    expect(full).not.toContain("--strict-mcp-config");
+    expect(full).not.toContain("--settings");
+  });
+
   test("opencode in edit mode asks (and so, headless, refuses) before shell and web fetches; full lifts it", () => {
     expect(JSON.parse(invoke("opencode").env!.OPENCODE_PERMISSION!)).toEqual({ bash: "ask", webfetch: "ask" });
     expect(JSON.parse(invoke("opencode", { mode: "read-only" }).env!.OPENCODE_PERMISSION!)).toEqual({ edit: "deny", bash: "deny" });

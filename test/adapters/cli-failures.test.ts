@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import amp from "../../plugins/amp/index.ts";
+import claude from "../../plugins/claude/index.ts";
 import kimi from "../../plugins/kimi/index.ts";
 import type { Adapter } from "../../src/core/contract/adapter.ts";
 import type { OdEvent } from "../../src/core/contract/events.ts";
@@ -72,5 +73,14 @@ describe("amp", () => {
     expect(classify(amp, "Error: Cannot reach Amp servers. Are you offline?\n")?.message).toBe(
       "Cannot reach Amp servers. Are you offline?",
     );
+  });
+});
+
+describe("claude", () => {
+  test("an organization's managed MCP config refuses read-only and edit's --strict-mcp-config: said, with the way out", () => {
+    // 2.1.332's text (its binary) when a managed-mcp.json is present.
+    const c = classify(claude, "You cannot use --strict-mcp-config when an enterprise MCP config is present\n");
+    expect(c).toMatchObject({ code: "INVALID_REQUEST", hint: expect.stringContaining("--mode full") });
+    expect(classify(claude, "some log line\n")?.code).not.toBe("INVALID_REQUEST");
   });
 });
