@@ -21,6 +21,7 @@ export default defineAcpAgent({
   fallbackBins: ["claude-code-acp"],
   // The bridge runs Claude Code through its SDK: the same files as `claude` (observed in a live run).
   state: claude.state,
+  lockedState: claude.lockedState,
   // The same keys as `claude` (the bridge runs Claude Code's SDK).
   detect: {
     configDir: ".claude",

@@ -21,6 +21,7 @@ export default defineAcpAgent({
   bin: "codex-acp", // `codex-acp --version` prints "@agentclientprotocol/codex-acp 2.6.0".
   // The bridge runs codex's own core: the same CODEX_HOME files as `codex` (observed in a live run).
   state: codex.state,
+  lockedState: codex.lockedState,
   detect: {
     configDir: ".codex",
     timeoutMs: 10_000,

@@ -61,6 +61,9 @@ export default defineAdapter({
     "{XDG_DATA_HOME:-.local/share}/claude", // the native installer's versions/ it updates (claude binary: "claude","versions"); only when present
     "{XDG_STATE_HOME:-.local/state}/claude", // the native installer's locks (agent-safehouse profiles/60-agents/claude-code.sb); only when present
   ],
+  // Its user settings name hooks, a key helper and a status line, commands it runs in every later session;
+  // versions/ holds the native installer's binaries (a run's auto-update then waits for a run outside od).
+  lockedState: ["{CLAUDE_CONFIG_DIR:-.claude}/settings.json", "{XDG_DATA_HOME:-.local/share}/claude/versions"],
   detect: {
     configDir: ".claude",
     npmPackage: "@anthropic-ai/claude-code",

@@ -37,6 +37,9 @@ export default defineAdapter({
     "{CODEX_HOME:-.codex}/", // sessions/, *_N.sqlite, tmp/arg0 helper links, shell_snapshots/, installation_id, skills/.system (observed in a live run)
     "{CODEX_SQLITE_HOME}/", // its SQLite databases when moved out of CODEX_HOME (the codex binary reads CODEX_SQLITE_HOME)
   ],
+  // Its config names commands it runs later (`notify`, MCP servers, profiles' shell settings); under od's
+  // sandbox codex runs its commands unasked (ownSandbox), so read-only and edit keep it read-only.
+  lockedState: ["{CODEX_HOME:-.codex}/config.toml"],
   detect: {
     configDir: ".codex",
     npmPackage: "@openai/codex",

@@ -28,11 +28,13 @@ const invoke = (id: string, over: Partial<InvokeContext> = {}) =>
   adapter(id).invoke({ prompt: "p", cwd: "/w", mode: "edit", bin: id, mcpServers: SERVERS, filesDir: FILES, ...over });
 
 describe("MCP servers, per CLI", () => {
-  test("Claude Code: a --mcp-config file in the run's private folder, in .mcp.json's shape; no --strict-mcp-config", () => {
+  test("Claude Code: a --mcp-config file in the run's private folder, in .mcp.json's shape; the only servers but in full mode", () => {
     const inv = invoke("claude");
     const at = inv.argv.indexOf("--mcp-config");
     expect(inv.argv.slice(at, at + 2)).toEqual(["--mcp-config", `${FILES}/mcp.json`]);
-    expect(inv.argv).not.toContain("--strict-mcp-config");
+    // Edit (and read-only) take no servers from the user's or the folder's config (authority.test.ts); full adds these to them.
+    expect(inv.argv).toContain("--strict-mcp-config");
+    expect(invoke("claude", { mode: "full" }).argv).not.toContain("--strict-mcp-config");
     // `--mcp-config <configs...>` takes every word up to the next flag (claude 2.1.332 took "mcp" as a
     // config): a flag must follow the file, in every mode.
     for (const mode of ["read-only", "edit", "full"] as const) {
@@ -153,7 +155,8 @@ describe("MCP servers, per CLI", () => {
 
   test("without servers, no file, no variable and no flag of them", () => {
     for (const id of ["claude", "codex", "qwen"]) {
-      const inv = invoke(id, { mcpServers: undefined, filesDir: undefined });
+      // Full mode: in the others Claude is told to take no servers at all (--strict-mcp-config).
+      const inv = invoke(id, { mcpServers: undefined, filesDir: undefined, mode: "full" });
       expect({ id, files: inv.files, notes: inv.notes, argv: inv.argv.join(" ").includes("mcp") }).toEqual({
         id,
         files: undefined,

@@ -14,6 +14,7 @@ export function withDefaults(a: AdapterInput): Adapter {
     fallbackBins: a.fallbackBins ?? [],
     version: { ...a.version, args: a.version?.args ?? ["--version"] },
     state: a.state ?? [],
+    lockedState: a.lockedState ?? [],
     detect: detectDefaults(a.detect),
     models: a.models ?? [],
     efforts: a.efforts ?? [],

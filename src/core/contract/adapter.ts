@@ -140,6 +140,13 @@ export const AdapterSchema = lazySchema(() =>
        */
       state: z.array(z.string().min(1)).default([]),
       /**
+       * What in its state names commands it runs (hooks, notify, MCP servers: its config) or is its own
+       * executable, spelled as `state` is: kept read-only in read-only and edit mode where the kernel
+       * can (as `.git`), so an agent cannot plant a command that runs later, outside any sandbox. Only
+       * what exists when the run starts (a file is kept by a bind mount of itself).
+       */
+      lockedState: z.array(z.string().min(1)).default([]),
+      /**
        * State a list cannot name, made from the user's id (Reasonix's `/tmp/reasonix-config-locks-<hash>/`):
        * absolute folders (ending "/"). One in a shared folder such as /tmp is granted only when it is a real
        * folder of this user's (made by od when missing), never a link someone else put there.

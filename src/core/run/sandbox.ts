@@ -46,7 +46,9 @@ export function planSandbox(input: SandboxPlanInput): SandboxPlan {
   const local = where === "here" && request.mode !== "full" && setting !== "off";
   const tmp = local ? plannedTmp(crypto.randomUUID()) : undefined;
   const state = stateOf(adapter, env);
-  const policy = tmp ? policyFor({ mode: request.mode, cwd: request.cwd, state: state.paths, tmp, allow: allowOf(env) }) : undefined;
+  const policy = tmp
+    ? policyFor({ mode: request.mode, cwd: request.cwd, state: state.paths, locked: state.locked, tmp, allow: allowOf(env) })
+    : undefined;
   const sandbox = chooseSandbox({
     setting,
     mode: request.mode,
@@ -91,11 +93,12 @@ export function settingFromEnv(env: Env): SandboxSetting {
   return parsed.data;
 }
 
-/** The CLI's state paths for this user, and which of them are folders. */
-export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: string[] } {
+/** The CLI's state paths for this user, which of them are folders, and what in them is kept read-only (lockedState). */
+export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: string[]; locked: string[] } {
   const home = env.HOME || homedir();
   const paths: string[] = [];
   const dirs: string[] = [];
+  const locked = adapter.lockedState.flatMap((spec) => homePath(withoutTrailingSlashes(spec), env, home) ?? []);
   for (const spec of adapter.state) {
     const path = homePath(withoutTrailingSlashes(spec), env, home);
     if (!path) continue;
@@ -109,7 +112,7 @@ export function stateOf(adapter: Adapter, env: Env): { paths: string[]; dirs: st
     paths.push(path);
     dirs.push(path);
   }
-  return { paths, dirs };
+  return { paths, dirs, locked };
 }
 
 /** A plugin's `stateFor`, which may throw: then it names nothing. */

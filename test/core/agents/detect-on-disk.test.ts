@@ -59,7 +59,7 @@ const CASES: Case[] = [
     name: "claude, API key",
     id: "claude",
     env: { ANTHROPIC_API_KEY: "k" },
-    expect: { status: "ready", auth: "ok", flags: ["--include-partial-messages"] },
+    expect: { status: "ready", auth: "ok", flags: ["--include-partial-messages", "--strict-mcp-config"] },
   },
   { name: "claude, OAuth token variable", id: "claude", env: { CLAUDE_CODE_OAUTH_TOKEN: "t" }, expect: { status: "ready", auth: "ok" } },
   {
@@ -226,7 +226,8 @@ describe("detection reads the install and the login from disk", () => {
 describe("capabilities from the version", () => {
   const claude = byId("claude");
   test.each([
-    ["2.1.332", ["--include-partial-messages"]],
+    ["2.1.332", ["--include-partial-messages", "--strict-mcp-config"]],
+    ["2.0.0", ["--include-partial-messages", "--strict-mcp-config"]],
     ["1.0.109", ["--include-partial-messages"]],
     ["1.0.108", []],
     ["v1.0.109-beta.1", ["--include-partial-messages"]],
@@ -268,14 +269,14 @@ describe("capabilities from the version", () => {
     expect(d).toMatchObject({ status: "ready", version, versionFrom: "package", flags });
   });
   test.each([
-    ["claude 2.1.0", ["--version"], ["--include-partial-messages"]],
+    ["claude 2.1.0", ["--version"], ["--include-partial-messages", "--strict-mcp-config"]],
     ["claude 0.9.0", ["--version"], []],
-    ["no version here", ["--version", "--help"], ["--include-partial-messages"]],
+    ["no version here", ["--version", "--help"], ["--include-partial-messages", "--strict-mcp-config"]],
   ])("no version on disk, `--version` says %p: --help only when that tells nothing", async (said, spawned, flags) => {
     await using tmp = tmpdir();
     write(join(tmp.path, "bin", "claude"), "#!/bin/sh\n", 0o755); // not an npm install: the version must be asked
     const ran: string[] = [];
-    const answer = (args: string) => (args === "--help" ? "  --include-partial-messages  stream" : said);
+    const answer = (args: string) => (args === "--help" ? "  --include-partial-messages  stream\n  --strict-mcp-config  only" : said);
     const [d] = await detectAll(
       [claude],
       { PATH: join(tmp.path, "bin"), HOME: tmp.path, ANTHROPIC_API_KEY: "k" },

@@ -48,7 +48,7 @@ export function sandboxSupport(platform: NodeJS.Platform = process.platform, hel
     return { kind: "none", reason: "this kernel has no Landlock (Linux 5.13 or newer, with landlock in its lsm= list)" };
   const reason = state.facts.protect
     ? undefined
-    : "no user namespaces here, so a .git inside the working directory stays writable in edit mode";
+    : "no user namespaces here, so what is kept read-only beneath a writable folder (the CLI's own config, a .git in the working directory) stays writable";
   return { kind: "landlock", abi: state.facts.landlock, protect: state.facts.protect, reason };
 }
 

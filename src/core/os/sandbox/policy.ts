@@ -4,9 +4,10 @@ import type { Mode } from "../../contract/events.ts";
 
 /**
  * What the kernel lets an agent write, by mode: `read-only` its own state (the CLI's config,
- * session and log folders), a private temp folder and the terminal's devices; `edit` the working
- * directory too, but never its `.git` (the folder, or the `.git` file of a worktree and the git
- * dir it names when that lies in a writable place). `full` is not sandboxed at all.
+ * session and log folders) but not what in it names commands the CLI runs (its locked state), a
+ * private temp folder and the terminal's devices; `edit` the working directory too, but never its
+ * `.git` (the folder, or the `.git` file of a worktree and the git dir it names when that lies in
+ * a writable place). `full` is not sandboxed at all.
  */
 export interface SandboxPolicy {
   /** Folders (everything beneath) and files the agent may write. */
@@ -28,14 +29,27 @@ export interface PolicyInput {
   tmp: string;
   /** Extra folders the user allows whatever the mode (`OD_SANDBOX_ALLOW`). */
   allow?: string[];
+  /** What in the CLI's state names commands it runs (adapter.lockedState, resolved): kept read-only where it exists. */
+  locked?: string[];
 }
 
 /** The policy of a mode; undefined for `full`, which the kernel does not hold. */
 export function policyFor(input: PolicyInput): SandboxPolicy | undefined {
   if (input.mode === "full") return undefined;
   const writable = [...input.state, input.tmp, ...(input.allow ?? []), ...DEVICES];
-  if (input.mode === "read-only") return { writable: unique(writable), readOnly: [] };
-  return { writable: unique([input.cwd, ...writable]), readOnly: gitPaths(input.cwd, writable) };
+  const locked = (input.locked ?? []).filter(exists);
+  if (input.mode === "read-only") return { writable: unique(writable), readOnly: unique(locked) };
+  return { writable: unique([input.cwd, ...writable]), readOnly: unique([...gitPaths(input.cwd, writable), ...locked]) };
+}
+
+/** The path names something now (a link included): a bind mount keeps only what exists. */
+function exists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
