@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { ownGitDir } from "../os/git-dir.ts";
 
 /**
  * The one way od runs git (a structure test keeps it so). An agent may have written any file in
@@ -142,7 +143,7 @@ export function findRepoSync(cwd: string): GitTree | undefined {
 
 function repoOf(r: GitResult): GitTree | undefined {
   const [gitDir, workTree] = r.out.split("\n");
-  return r.code === 0 && gitDir && workTree ? { gitDir, workTree } : undefined;
+  return r.code === 0 && gitDir && workTree && ownGitDir(workTree, gitDir) ? { gitDir, workTree } : undefined;
 }
 
 /**

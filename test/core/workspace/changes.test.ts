@@ -154,6 +154,22 @@ describe("finding a run's repository", () => {
     expect(await withCountingGit(tmp.path, deep)).toEqual({ found: [undefined, undefined], calls: 0 });
   });
 
+  test("a repository whose own config moves its work tree elsewhere (core.worktree) is not the folder's", async () => {
+    // A .git that came in an archive: with core.worktree = the folder above, git would take HOME (say)
+    // as the work tree, and a compare's baseline would copy every untracked file there into a commit.
+    await using tmp = tmpdir();
+    const r = repoIn(tmp.path, { "a.txt": "one\n" });
+    writeFileSync(join(tmp.path, "secret.txt"), "the user's own\n");
+    Bun.spawnSync(["git", "config", "core.worktree", tmp.path], { cwd: r.repo });
+    expect(Bun.spawnSync(["git", "rev-parse", "--show-toplevel"], { cwd: r.repo }).stdout.toString().trim()).toBe(tmp.path); // git itself would
+    expect([await findRepo(r.repo), findRepoSync(r.repo)]).toEqual([undefined, undefined]);
+    // A linked worktree's .git file names its own git dir: that is still its repository.
+    const linked = join(tmp.path, "linked");
+    Bun.spawnSync(["git", "config", "--unset", "core.worktree"], { cwd: r.repo });
+    Bun.spawnSync(["git", "worktree", "add", "-q", linked], { cwd: r.repo });
+    expect(findRepoSync(linked)).toMatchObject({ workTree: linked });
+  });
+
   test("with a .git above (a folder or a gitfile), git decides", async () => {
     await using tmp = tmpdir();
     const deep = join(tmp.path, "a", "b");

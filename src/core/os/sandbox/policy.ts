@@ -1,6 +1,7 @@
-import { lstatSync, readFileSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
+import { lstatSync } from "node:fs";
+import { isAbsolute, join, relative, sep } from "node:path";
 import type { Mode } from "../../contract/events.ts";
+import { gitDirOf } from "../git-dir.ts";
 
 /**
  * What the kernel lets an agent write, by mode: `read-only` its own state (the CLI's config,
@@ -71,17 +72,6 @@ export function gitPaths(cwd: string, writable: string[]): string[] {
   const named = gitDirOf(dotGit);
   const inside = named !== undefined && [cwd, ...writable].some((w) => isBeneath(named, w));
   return inside ? [dotGit, named] : [dotGit];
-}
-
-/** The git dir a `.git` file names (`gitdir: <path>`, relative to the file's folder), if it names one. */
-export function gitDirOf(dotGitFile: string): string | undefined {
-  try {
-    const m = readFileSync(dotGitFile, "utf8").match(/^gitdir: (.+?)\r?\n?$/m);
-    if (!m) return undefined;
-    return isAbsolute(m[1]!) ? resolve(m[1]!) : resolve(dirname(dotGitFile), m[1]!);
-  } catch {
-    return undefined;
-  }
 }
 
 /** `path` is `dir` or lies beneath it (both absolute). */
