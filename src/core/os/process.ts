@@ -165,7 +165,7 @@ function spawn(spec: SpawnSpec, stdoutFd?: number) {
       windowsVerbatimArguments: launch?.verbatim,
       cwd: spec.cwd,
       // Every agent carries its od's mark, and so does all it starts: what the sentinel ends if od is killed.
-      env: { ...spec.env, [OWNER_MARKER]: ownerMark() },
+      env: { ...spec.env, ...launch?.env, [OWNER_MARKER]: ownerMark() },
       stdin: stdin as "pipe" | "ignore",
       stdout: stdoutFd ?? "pipe",
       stderr: "pipe",

@@ -36,6 +36,12 @@ export interface WindowsLaunch {
   commandLine: string;
   /** The longest `commandLine` od starts for this kind. */
   limit: number;
+  /**
+   * Added to the program's environment. For a shim, `NoDefaultCurrentDirectoryInExePath`: cmd.exe
+   * otherwise looks in the current folder first for what the shim runs (`node`), and that folder is
+   * the agent's working directory, someone else's repository, whose `node.cmd` would run in any mode.
+   */
+  env: Record<string, string>;
 }
 
 /** True for a `.cmd` or `.bat` file, which CreateProcess cannot start without cmd.exe. */
@@ -60,9 +66,10 @@ export function windowsLaunch(cmd: readonly string[], comSpec: string): WindowsL
     const inner = cmd.map(quoteCmdArg).join(" ");
     const argv = [comSpec, "/d", "/s", "/c", `"${inner}"`];
     // In verbatim mode libuv joins the tokens with single spaces and quotes nothing, argv[0] included.
-    return { kind: "shim", cmd: argv, verbatim: true, commandLine: argv.join(" "), limit: SHIM_LINE_LIMIT };
+    const env = { NoDefaultCurrentDirectoryInExePath: "1" };
+    return { kind: "shim", cmd: argv, verbatim: true, commandLine: argv.join(" "), limit: SHIM_LINE_LIMIT, env };
   }
-  return { kind: "exe", cmd: [...cmd], verbatim: false, commandLine: cmd.map(quoteExeArg).join(" "), limit: EXE_LINE_LIMIT };
+  return { kind: "exe", cmd: [...cmd], verbatim: false, commandLine: cmd.map(quoteExeArg).join(" "), limit: EXE_LINE_LIMIT, env: {} };
 }
 
 /**

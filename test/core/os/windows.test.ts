@@ -116,6 +116,13 @@ describe("windowsLaunch / projectLaunch", () => {
     );
   });
 
+  test("a shim's cmd.exe does not look in the working directory for the programs it names", () => {
+    // An npm shim runs `node` (or its own name) through cmd.exe, which looks in the current folder first:
+    // a repository's node.cmd or node.exe would run, in any mode. This variable makes cmd.exe skip it.
+    expect(windowsLaunch(["C:\\npm\\claude.cmd", "-p"], "cmd.exe").env).toEqual({ NoDefaultCurrentDirectoryInExePath: "1" });
+    expect(windowsLaunch(["C:\\Tools\\claude.exe", "-p"], "cmd.exe").env).toEqual({});
+  });
+
   test("an .exe is a direct CreateProcess quoted by libuv", () => {
     const launch = windowsLaunch(["C:\\Tools\\deepseek.exe", "exec", "--auto", "hi there"], "cmd.exe");
     expect(launch).toMatchObject({ kind: "exe", verbatim: false, limit: EXE_LINE_LIMIT });
