@@ -41,17 +41,24 @@ export function localChanges(cwd: string, skip: string[] = []): ChangesSource {
       const after = before ? fingerprint(cwd, skip) : undefined;
       const files = before && after ? changedFiles(before, after) : [];
       // Deleted files too: git shows a deletion, and a rename as one (its old name is among the files).
-      const diff = repo ? await gitDiff(repo, cwd, files) : undefined;
+      const diff = repo
+        ? await gitDiff(
+            repo,
+            cwd,
+            files.filter((f) => !isDotGit(f)),
+          )
+        : undefined;
       if (before && after) return { files, diff };
       return { files, diff, note: `changes not tracked: the folder has over ${MAX_FILES} files, or could not be read` };
     },
   };
 }
 const SKIP = new Set([".git", "node_modules"]);
+const GIT = "a .git";
 
 /**
  * What each file under dir looks like on disk, size and modification time (bounded;
- * .git and node_modules left out): the check git's index makes. Contents are never
+ * node_modules left out, and a .git only as being there): the check git's index makes. Contents are never
  * read, so a large tree costs one stat per file, not a read of every byte, at the
  * start and the end of every run. A file rewritten with the same bytes counts as changed.
  * Folders in `skip` (absolute; od's own home, whose run logs change as the run goes) are left out too.
@@ -61,8 +68,10 @@ export function fingerprint(dir: string, skip: string[] = []): Map<string, strin
   const skipped = new Set(skip.map((s) => relative(resolve(dir), resolve(s)).split(sep).join("/")).filter((r) => r && !r.startsWith("..")));
   const walk = (rel: string): boolean => {
     for (const d of readdirSync(join(dir, rel), { withFileTypes: true })) {
-      if (SKIP.has(d.name)) continue;
       const path = rel ? `${rel}/${d.name}` : d.name;
+      // A .git is there or not, never looked into: one the agent made is a change (git runs the commands its config names).
+      if (d.name === ".git") out.set(path, GIT);
+      if (SKIP.has(d.name)) continue;
       if (skipped.has(path)) continue;
       if (d.isDirectory()) {
         if (!walk(path)) return false;
@@ -113,6 +122,9 @@ export async function gitDiff(repo: GitTree, cwd: string, files: string[]): Prom
     } catch {}
   }
 }
+
+/** A `.git` (folder or file), which git takes as no path of the repository's. */
+const isDotGit = (path: string): boolean => path === ".git" || path.endsWith("/.git");
 
 /** The files whose fingerprint differs between two snapshots, sorted. */
 export function changedFiles(before: Map<string, string>, after: Map<string, string>): string[] {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { gitDiff } from "../../../src/core/workspace/changes.ts";
+import { gitDiff, localChanges } from "../../../src/core/workspace/changes.ts";
 import { findRepo, findRepoSync } from "../../../src/core/workspace/git.ts";
 import { tmpdir } from "../../helpers.ts";
 
@@ -127,6 +127,27 @@ describe("the git diff of a run's changed files", () => {
     mkdirSync(dir);
     writeFileSync(join(dir, "a.txt"), "a\n");
     expect(await diffIn(tmp.path, { repo: dir, state: () => readdirSync(dir) }, ["a.txt"])).toBeUndefined();
+  });
+});
+
+describe("a .git the agent made", () => {
+  test("is among the run's changed files (its config would name commands git runs there), and the diff of the rest still comes", async () => {
+    // In a repository and in a plain folder: the repository's own .git, there before, is not a change.
+    await using tmp = tmpdir();
+    const r = repoIn(tmp.path, { "a.txt": "one\n" });
+    const plain = join(tmp.path, "plain");
+    mkdirSync(plain);
+    for (const dir of [r.repo, plain]) {
+      const source = localChanges(dir);
+      source.snapshot();
+      mkdirSync(join(dir, "sub", ".git"), { recursive: true });
+      writeFileSync(join(dir, "sub", ".git", "config"), "[core]\n\tfsmonitor = touch planted\n");
+      writeFileSync(join(dir, ".git-not"), "x\n"); // a name like it is a file like any other
+      writeFileSync(join(dir, "b.txt"), "agent\n");
+      const got = await source.changes();
+      expect(got.files).toEqual([".git-not", "b.txt", "sub/.git"]);
+      if (dir === r.repo) expect(got.diff).toContain("+agent");
+    }
   });
 });
 
