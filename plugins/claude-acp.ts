@@ -1,6 +1,8 @@
 import { defineAcpAgent } from "../src/plugin.ts";
 import claude from "./claude/index.ts";
 
+const CONFINED = { claudeCode: { options: { strictMcpConfig: true, settings: { disableAllHooks: true } } } };
+
 /**
  * Claude Code through its ACP bridge (`@agentclientprotocol/claude-agent-acp`, formerly
  * `@zed-industries/claude-code-acp`): the Claude Agent SDK with Claude Code's own login, settings,
@@ -34,4 +36,7 @@ export default defineAcpAgent({
   skillTarget: ".claude/skills",
   // The session's permission mode is set before the prompt; od refuses to run if the bridge does not offer it.
   modes: { "read-only": "plan", edit: "default" },
+  // As `claude` in these modes (its CONFINED): the folder's own hooks and MCP servers do not run. The bridge
+  // loads user, project and local settings, and hands `_meta.claudeCode.options` to the Claude Agent SDK.
+  sessionMeta: { "read-only": CONFINED, edit: CONFINED },
 });

@@ -104,39 +104,44 @@ describe.skipIf(!LIVE)("MCP servers given to real Claude Code (OD_LIVE=1)", () =
 
   // Measured with claude 2.1.332: `-p` skips Claude's trust prompt, so a repository's own settings
   // ran their hooks under plan mode and started the .mcp.json servers they enabled.
-  test("a repository's own hooks and MCP servers: none runs in read-only or edit (CLAUDE.md still reaches the model); full runs them", async () => {
-    await ensureBuilt();
-    for (const mode of ["read-only", "edit", "full"] as const) {
-      const fx = await fixture(claude, await installCli(claude), { kind: "chat", text: "OK_HOSTILE" });
-      try {
-        const hookMark = join(fx.home, ".claude", "hook-ran"); // a place Claude may write in every mode
-        const serverLog = join(fx.home, ".claude", "server-ran");
-        mkdirSync(join(fx.work, ".claude"), { recursive: true });
-        const hook = { hooks: [{ type: "command", command: `echo ran >> ${hookMark}` }] };
-        writeFileSync(
-          join(fx.work, ".claude", "settings.json"),
-          JSON.stringify({ hooks: { SessionStart: [hook], UserPromptSubmit: [hook] }, enableAllProjectMcpServers: true }),
-        );
-        // The server says it started, then serves (echo's log has only calls).
-        const started = `echo started >> ${serverLog}; exec ${process.execPath} ${join(ROOT, "test/bin/mcp-echo.ts")}`;
-        const echo = { command: "/bin/sh", args: ["-c", started] };
-        writeFileSync(join(fx.work, ".mcp.json"), JSON.stringify({ mcpServers: { repo: echo } }));
-        writeFileSync(join(fx.work, "CLAUDE.md"), "PROJECT_MEMORY_MARKER\n");
-        // Claude refuses full mode (bypassPermissions) as root unless told the machine is a sandbox.
-        const env = mode === "full" ? { ...fx.env, IS_SANDBOX: "1" } : fx.env;
-        const r = await runOd(["--agent", "claude", "--mode", mode, "Say hi"], { env, cwd: fx.work, timeoutMs: 100_000 });
-        checkRun(r);
-        expect(r.finished?.status, r.stderr.slice(-1500)).toBe("succeeded");
-        const confined = mode !== "full";
-        expect({ mode, hook: existsSync(hookMark) }).toEqual({ mode, hook: !confined });
-        if (confined) expect({ mode, server: existsSync(serverLog) }).toEqual({ mode, server: false });
-        const bodies = fx.stub.requests.map((q) => JSON.stringify(q.body));
-        expect(bodies.some((b) => b.includes("PROJECT_MEMORY_MARKER"))).toBe(true);
-      } finally {
-        await fx.dispose();
+  test.each(["claude", "claude-acp"])(
+    "%s: a repository's own hooks and MCP servers: none runs in read-only or edit (CLAUDE.md still reaches the model); full runs them",
+    async (id) => {
+      await ensureBuilt();
+      const cli = CLIS.find((c) => c.id === id)!;
+      for (const mode of ["read-only", "edit", "full"] as const) {
+        const fx = await fixture(cli, await installCli(cli), { kind: "chat", text: "OK_HOSTILE" });
+        try {
+          const hookMark = join(fx.home, ".claude", "hook-ran"); // a place Claude may write in every mode
+          const serverLog = join(fx.home, ".claude", "server-ran");
+          mkdirSync(join(fx.work, ".claude"), { recursive: true });
+          const hook = { hooks: [{ type: "command", command: `echo ran >> ${hookMark}` }] };
+          writeFileSync(
+            join(fx.work, ".claude", "settings.json"),
+            JSON.stringify({ hooks: { SessionStart: [hook], UserPromptSubmit: [hook] }, enableAllProjectMcpServers: true }),
+          );
+          // The server says it started, then serves (echo's log has only calls).
+          const started = `echo started >> ${serverLog}; exec ${process.execPath} ${join(ROOT, "test/bin/mcp-echo.ts")}`;
+          const echo = { command: "/bin/sh", args: ["-c", started] };
+          writeFileSync(join(fx.work, ".mcp.json"), JSON.stringify({ mcpServers: { repo: echo } }));
+          writeFileSync(join(fx.work, "CLAUDE.md"), "PROJECT_MEMORY_MARKER\n");
+          // Claude refuses full mode (bypassPermissions) as root unless told the machine is a sandbox.
+          const env = mode === "full" ? { ...fx.env, IS_SANDBOX: "1" } : fx.env;
+          const r = await runOd(["--agent", id, "--mode", mode, "Say hi"], { env, cwd: fx.work, timeoutMs: 100_000 });
+          checkRun(r);
+          expect(r.finished?.status, r.stderr.slice(-1500)).toBe("succeeded");
+          const confined = mode !== "full";
+          expect({ mode, hook: existsSync(hookMark) }).toEqual({ mode, hook: !confined });
+          if (confined) expect({ mode, server: existsSync(serverLog) }).toEqual({ mode, server: false });
+          const bodies = fx.stub.requests.map((q) => JSON.stringify(q.body));
+          expect(bodies.some((b) => b.includes("PROJECT_MEMORY_MARKER"))).toBe(true);
+        } finally {
+          await fx.dispose();
+        }
       }
-    }
-  }, 400_000);
+    },
+    400_000,
+  );
 
   test("od acp: the servers a client gives in session/new reach Claude, whose call of the echo tool reaches the server", async () => {
     await ensureBuilt();

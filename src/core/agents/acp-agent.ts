@@ -41,6 +41,8 @@ export interface AcpAgentInput
    * the input keys that name the files when the call has no `locations`.
    */
   tools?: Record<string, ToolRule>;
+  /** `_meta` od sends with session/new (and session/load) per mode: an agent's own session options. */
+  sessionMeta?: Partial<Record<Mode, Record<string, unknown>>>;
   /**
    * The agent's claims: `resume` and `readOnly` always said; `streaming`, `relayApprovals` and
    * `mcpServers` are true and `skills` is "prompt" unless said otherwise.
@@ -69,7 +71,7 @@ const ACP_CAPABILITIES = { streaming: true, relayApprovals: true, mcpServers: tr
  * an example.)
  */
 export function defineAcpAgent(agent: AcpAgentInput) {
-  const { argv = [], env, modes, tools, capabilities, version, classify, ...facts } = agent;
+  const { argv = [], env, modes, tools, sessionMeta, capabilities, version, classify, ...facts } = agent;
   const byStderr: Classifier = ({ stderrTail }) => classifyStderr(stderrTail, { name: facts.name, login: facts.login });
   return {
     ...facts,
@@ -78,7 +80,7 @@ export function defineAcpAgent(agent: AcpAgentInput) {
     capabilities: { ...ACP_CAPABILITIES, ...capabilities },
     prompt: { via: "protocol" },
     invoke: (ctx) => invocation(ctx, argv, env),
-    protocol: { kind: "driver", driver: "acp", ...driverOptions(modes, tools) },
+    protocol: { kind: "driver", driver: "acp", ...driverOptions(modes, tools, sessionMeta) },
   } satisfies AdapterInput;
 }
 
@@ -88,10 +90,12 @@ function invocation(ctx: InvokeContext, argv: NonNullable<AcpAgentInput["argv"]>
   return vars ? { argv: args, env: vars } : { argv: args };
 }
 
-/** The ACP driver's options, when the adapter gives any: the session option per mode, its tool rules. */
-function driverOptions(modes: AcpAgentInput["modes"], tools: AcpAgentInput["tools"]) {
-  if (!modes && !tools) return {};
-  return { options: { ...(modes ? { modes: sessionOptions(modes) } : {}), ...(tools ? { tools } : {}) } };
+/** The ACP driver's options, when the adapter gives any: the session option per mode, its tool rules, its session `_meta`. */
+function driverOptions(modes: AcpAgentInput["modes"], tools: AcpAgentInput["tools"], sessionMeta: AcpAgentInput["sessionMeta"]) {
+  if (!modes && !tools && !sessionMeta) return {};
+  return {
+    options: { ...(modes ? { modes: sessionOptions(modes) } : {}), ...(tools ? { tools } : {}), ...(sessionMeta ? { sessionMeta } : {}) },
+  };
 }
 
 /** The option per mode as the ACP driver takes it: a bare value is the session's `mode` option. */

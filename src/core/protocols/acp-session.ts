@@ -44,7 +44,9 @@ export function afterInitialize(result: Rec, state: AcpState): DriverStep {
       hint: "Start a new run without --resume.",
     });
   const { mcpServers, note } = sessionMcpServers(ctx.mcpServers, capabilities, ctx.agent.name);
-  const params = { cwd: ctx.cwd, mcpServers };
+  // An agent's own session options for this mode (the adapter's sessionMeta), as ACP's `_meta` carries them.
+  const meta = asRecord(asRecord(ctx.options?.sessionMeta)?.[ctx.sessionMode ?? ctx.mode]);
+  const params = { cwd: ctx.cwd, mcpServers, ...(meta ? { _meta: meta } : {}) };
   // session/load replays the conversation as updates: the past is not emitted again.
   state.loading = Boolean(ctx.resume);
   const send = ctx.resume

@@ -315,6 +315,24 @@ describe("permission policy", () => {
   });
 });
 
+describe("an agent's own session options (sessionMeta)", () => {
+  test("go as session/new's _meta for the modes that name them, and not otherwise", async () => {
+    const meta = { claudeCode: { options: { strictMcpConfig: true } } };
+    const withMeta = validateAdapter({
+      ...fakeAcpAdapter,
+      protocol: { kind: "driver", driver: "acp", options: { sessionMeta: { "read-only": meta, edit: meta } } },
+    });
+    for (const [mode, expected] of [
+      ["read-only", meta],
+      ["edit", meta],
+      ["full", undefined],
+    ] as const) {
+      const { received } = await run({ turn: [chunk("ok")] }, { mode }, { registry: createRegistry([withMeta]) });
+      expect({ mode, meta: received[1].params._meta }).toEqual({ mode, meta: expected });
+    }
+  });
+});
+
 describe("ACP read-only through a session mode", () => {
   const readOnlyByMode = validateAdapter({
     ...fakeAcpAdapter,
