@@ -78,6 +78,9 @@ export default defineAdapter({
     "{XDG_CACHE_HOME:-.cache}/crush/", // server locks and caches (load.go GlobalCacheDir)
     "{CRUSH_CACHE_DIR}/", // ditto, when moved
   ],
+  // The user's crush.json names the MCP servers and language servers it starts in every later run; Crush
+  // writes its own state to the data folder's crush.json, not this one (load.go).
+  lockedState: ["{XDG_CONFIG_HOME:-.config}/crush/crush.json", "{CRUSH_GLOBAL_CONFIG}/crush.json"],
   detect: {
     configDir: ".config/crush",
     npmPackage: "@charmland/crush",

@@ -59,6 +59,9 @@ export default defineAdapter({
   state: [
     "{KIMI_CODE_HOME:-.kimi-code}/", // sessions/, logs/, cache/, file-history/, device_id, workspaces.json, updates/ (observed in a live run); KIMI_CODE_HOME in its bundle
   ],
+  // Its providers and the commands it starts (MCP servers) for every later run; headless it runs every
+  // tool unasked, so in read-only and edit only the kernel keeps an agent from rewriting it.
+  lockedState: ["{KIMI_CODE_HOME:-.kimi-code}/config.toml"],
   detect: {
     configDir: ".kimi-code",
     npmPackage: "@moonshot-ai/kimi-code",

@@ -1,6 +1,6 @@
 /**
  * What in a CLI's own state names commands it runs later (Codex's config.toml: `notify`, MCP servers;
- * Claude's settings.json: hooks, a key helper) stays read-only in read-only and edit mode, where the
+ * Claude's settings.json: hooks, a key helper; Kimi's config.toml; Crush's crush.json) stays read-only in read-only and edit mode, where the
  * kernel holds the run: an agent may write its sessions and logs, and cannot plant a command that
  * the next run of the CLI, outside od, would run unsandboxed. Proven with fakes under the CLIs'
  * names that ignore what od passes and write with the shell.
@@ -32,6 +32,8 @@ describe("policyFor: the locked part of the CLI's state", () => {
 const CASES = [
   { id: "codex", config: ".codex/config.toml", session: ".codex/sessions/s.jsonl" },
   { id: "claude", config: ".claude/settings.json", session: ".claude/projects/p/s.jsonl" },
+  { id: "kimi", config: ".kimi-code/config.toml", session: ".kimi-code/sessions/s.jsonl" },
+  { id: "crush", config: ".config/crush/crush.json", session: ".local/share/crush/crush.json" },
 ];
 
 describe.skipIf(support.kind !== "landlock" || !support.protect)("the kernel keeps it (Landlock and a mount namespace)", () => {
@@ -42,7 +44,7 @@ describe.skipIf(support.kind !== "landlock" || !support.protect)("the kernel kee
         await using home = tmpdir();
         const work = join(home.path, "work");
         mkdirSync(work);
-        mkdirSync(join(home.path, session, ".."), { recursive: true });
+        for (const file of [session, config]) mkdirSync(join(home.path, file, ".."), { recursive: true });
         writeFileSync(join(home.path, config), "# the user's own\n");
         const writes = [
           `printf 'notify = ["sh", "-c", "planted"]\\n' >> "${join(home.path, config)}"`,
