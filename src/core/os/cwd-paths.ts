@@ -51,7 +51,7 @@ function real(path: string): string | undefined {
 }
 
 /** The path names something, a link to nothing included (existsSync follows links, and says no to one). */
-function present(path: string): boolean {
+export function present(path: string): boolean {
   try {
     lstatSync(path);
     return true;

@@ -1,6 +1,7 @@
 import { lstatSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import type { Mode } from "../../contract/events.ts";
+import { present } from "../cwd-paths.ts";
 import { gitDirOf } from "../git-dir.ts";
 
 /**
@@ -38,19 +39,10 @@ export interface PolicyInput {
 export function policyFor(input: PolicyInput): SandboxPolicy | undefined {
   if (input.mode === "full") return undefined;
   const writable = [...input.state, input.tmp, ...(input.allow ?? []), ...DEVICES];
-  const locked = (input.locked ?? []).filter(exists);
+  // A bind mount keeps only what exists now.
+  const locked = (input.locked ?? []).filter(present);
   if (input.mode === "read-only") return { writable: unique(writable), readOnly: unique(locked) };
   return { writable: unique([input.cwd, ...writable]), readOnly: unique([...gitPaths(input.cwd, writable), ...locked]) };
-}
-
-/** The path names something now (a link included): a bind mount keeps only what exists. */
-function exists(path: string): boolean {
-  try {
-    lstatSync(path);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
